@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CoreSeed",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CoreSeed", targets: ["CoreSeed"]),
+        .executable(name: "coreseed", targets: ["coreseed"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .target(
+            name: "CoreSeed",
+            dependencies: ["CSQLite", "CLibXML2", "CCrypto"],
+            path: "Sources/CoreSeed"),
+        .executableTarget(
+            name: "coreseed",
+            dependencies: ["CoreSeed"],
+            path: "Sources/coreseed"),
+        .testTarget(
+            name: "CoreSeedTests",
+            dependencies: ["CoreSeed"],
+            path: "Tests/CoreSeedTests"),
+        .testTarget(
+            name: "coreseedTests",
+            dependencies: ["CoreSeed"],
+            path: "Tests/coreseedTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CORESEED_CCRYPTO_SHIM_H
+#define CORESEED_CCRYPTO_SHIM_H
+#include <openssl/sha.h>
+#endif

@@ -1,0 +1,55 @@
+/// One attribute of an entity, as the model file declares it.
+public struct Attribute: Sendable, Equatable {
+    public var name: String
+    public var type: AttributeType
+    public var isOptional: Bool
+    public var isTransient: Bool
+    /// Derived attributes are computed by SQL triggers (`derived="YES"`, `derivationExpression`).
+    public var derivationExpression: String?
+    public var isIndexed: Bool
+    public var defaultValueString: String?
+    public var minValueString: String?
+    public var maxValueString: String?
+    public var allowsExternalBinaryDataStorage: Bool
+    public var preserveAfterDeletion: Bool
+    public var versionHashModifier: String?
+    /// The renaming identifier (`elementID`).
+    public var renamingIdentifier: String?
+    public var valueTransformerName: String?
+    public var customClassName: String?
+    public var usesScalarValueType: Bool?
+    /// For a Composite attribute: the name of the composite type it uses.
+    public var compositeName: String?
+    public var userInfo: [String: String]
+    /// 1-based line of the element in the model file.
+    public var line: Int
+
+    public init(name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+                derivationExpression: String? = nil, isIndexed: Bool = false, defaultValueString: String? = nil,
+                minValueString: String? = nil, maxValueString: String? = nil,
+                allowsExternalBinaryDataStorage: Bool = false, preserveAfterDeletion: Bool = false,
+                versionHashModifier: String? = nil, renamingIdentifier: String? = nil,
+                valueTransformerName: String? = nil, customClassName: String? = nil,
+                usesScalarValueType: Bool? = nil, compositeName: String? = nil,
+                userInfo: [String: String] = [:], line: Int = 0) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.derivationExpression = derivationExpression
+        self.isIndexed = isIndexed
+        self.defaultValueString = defaultValueString
+        self.minValueString = minValueString
+        self.maxValueString = maxValueString
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preserveAfterDeletion = preserveAfterDeletion
+        self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
+        self.valueTransformerName = valueTransformerName
+        self.customClassName = customClassName
+        self.usesScalarValueType = usesScalarValueType
+        self.compositeName = compositeName
+        self.userInfo = userInfo
+        self.line = line
+    }
+}

@@ -1,0 +1,61 @@
+/// Checks what Core Data would refuse and what the SQL layer relies on: names, references, inheritance.
+enum ModelValidator {
+    /// Letters, digits and underscore, not starting with a digit: the names Core Data's unquoted DDL can hold.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+        }
+    }
+
+    static func validate(_ model: Model) throws(ModelError) {
+        var names = Set<String>()
+        for entity in model.entities {
+            func fail(_ line: Int, _ message: String) -> ModelError {
+                ModelError(path: model.path, line: line, message: message)
+            }
+            guard isValidName(entity.name) else {
+                throw fail(entity.line, "entity name '\(entity.name)' must be letters, digits and underscores")
+            }
+            guard names.insert(entity.name).inserted else { throw fail(entity.line, "entity '\(entity.name)' is declared twice") }
+            if let parent = entity.parentName, model.entity(named: parent) == nil {
+                throw fail(entity.line, "entity '\(entity.name)' has unknown parentEntity '\(parent)'")
+            }
+            var propertyNames = Set<String>()
+            for attribute in entity.attributes {
+                guard isValidName(attribute.name) else {
+                    throw fail(attribute.line, "attribute '\(entity.name).\(attribute.name)' must be letters, digits and underscores")
+                }
+                guard propertyNames.insert(attribute.name).inserted else {
+                    throw fail(attribute.line, "property '\(entity.name).\(attribute.name)' is declared twice")
+                }
+                if attribute.type == .composite, let composite = attribute.compositeName, model.composites[composite] == nil {
+                    throw fail(attribute.line, "attribute '\(entity.name).\(attribute.name)' uses unknown composite '\(composite)'")
+                }
+            }
+            for relationship in entity.relationships {
+                guard isValidName(relationship.name) else {
+                    throw fail(relationship.line, "relationship '\(entity.name).\(relationship.name)' must be letters, digits and underscores")
+                }
+                guard propertyNames.insert(relationship.name).inserted else {
+                    throw fail(relationship.line, "property '\(entity.name).\(relationship.name)' is declared twice")
+                }
+                guard model.entity(named: relationship.destinationEntity) != nil else {
+                    throw fail(relationship.line, "relationship '\(entity.name).\(relationship.name)' has unknown destination '\(relationship.destinationEntity)'")
+                }
+            }
+        }
+        // Inheritance must be acyclic.
+        for entity in model.entities {
+            var seen: Set<String> = [entity.name]
+            var parent = entity.parentName
+            while let name = parent {
+                guard seen.insert(name).inserted else {
+                    throw ModelError(path: model.path, line: entity.line, message: "entity '\(entity.name)' inherits from itself")
+                }
+                parent = model.entity(named: name)?.parentName
+            }
+        }
+    }
+}

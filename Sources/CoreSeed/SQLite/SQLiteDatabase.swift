@@ -1,0 +1,123 @@
+import CSQLite
+
+/// An open SQLite connection; closed on deinit.
+///
+/// Not `Sendable`: a connection is used from one thread at a time.
+public final class SQLiteDatabase {
+    /// How a database is opened.
+    public enum Mode: Sendable {
+        /// Read-only, never creating or modifying anything (`SQLITE_OPEN_READONLY`).
+        /// With `immutable`, SQLite also ignores `-wal`/`-shm` files and never writes them.
+        case readOnly(immutable: Bool)
+        /// Read-write, created when missing.
+        case readWriteCreate
+        /// Read-write, must exist.
+        case readWrite
+    }
+
+    let handle: OpaquePointer
+    /// The file this connection opened.
+    public let path: String
+
+    /// Opens `path` (`sqlite3_open_v2`). A URI filename is used for read-only opens so that
+    /// `immutable=1` can be passed.
+    public init(path: String, mode: Mode) throws(SQLiteError) {
+        var flags: Int32 = SQLITE_OPEN_NOMUTEX
+        var name = path
+        switch mode {
+        case .readOnly(let immutable):
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + SQLiteDatabase.percentEncodedPath(path) + (immutable ? "?immutable=1" : "?mode=ro")
+        case .readWriteCreate:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite:
+            flags |= SQLITE_OPEN_READWRITE
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message, path: path)
+        }
+        sqlite3_extended_result_codes(db, 1)
+        self.handle = db
+        self.path = path
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows we need (`sqlite3_exec`).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: rc, message: message, sql: sql, path: path)
+        }
+    }
+
+    /// Prepares a statement (`sqlite3_prepare_v2`).
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// All rows of a query, each as an array of values. For small result sets only.
+    public func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var result: [[SQLiteValue]] = []
+        while try statement.step() {
+            result.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return result
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        try rows(sql, arguments).first?.first
+    }
+
+    /// The rowid of the last insert (`sqlite3_last_insert_rowid`).
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement (`sqlite3_changes64`).
+    public var changes: Int64 { sqlite3_changes64(handle) }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: code, message: lastErrorMessage, sql: sql, path: path)
+    }
+
+    /// Copies this whole database into `destination` with SQLite's online backup API
+    /// (`sqlite3_backup_init` / `_step` / `_finish`), a consistent snapshot even while others write.
+    public func backup(into destination: SQLiteDatabase) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw destination.error(sqlite3_errcode(destination.handle), sql: nil)
+        }
+        var rc: Int32
+        repeat {
+            rc = sqlite3_backup_step(backup, -1)
+        } while rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+        let finish = sqlite3_backup_finish(backup)
+        if rc != SQLITE_DONE { throw destination.error(rc, sql: nil) }
+        if finish != SQLITE_OK { throw destination.error(finish, sql: nil) }
+    }
+
+    static func percentEncodedPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                out += "%" + String(byte, radix: 16, uppercase: true)
+            default:
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return out
+    }
+}

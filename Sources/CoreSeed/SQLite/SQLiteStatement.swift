@@ -1,0 +1,123 @@
+import CSQLite
+
+/// A prepared statement: prepared in `init`, finalized in `deinit`.
+///
+/// Not `Sendable`: it belongs to its connection's thread.
+public final class SQLiteStatement {
+    let handle: OpaquePointer
+    /// The SQL text this statement was prepared from.
+    public let sql: String
+    let database: SQLiteDatabase
+
+    init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw database.error(rc, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Number of result columns.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of result column `index` (0-based).
+    public func columnName(at index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Binds all parameters from position 1.
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one parameter (1-based), copying text and blobs (`SQLITE_TRANSIENT`).
+    public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .text(let s):
+            var s = s
+            rc = s.withUTF8 { buffer in bindText(buffer, at: index) }
+        case .blob(let bytes):
+            rc = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), coreseed_sqlite_transient())
+            }
+        }
+        if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
+    }
+
+    /// Binds an integer without building a `SQLiteValue`.
+    @inline(__always)
+    public func bindInteger(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    /// Binds a double without building a `SQLiteValue`.
+    @inline(__always)
+    public func bindReal(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Binds NULL.
+    @inline(__always)
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Binds UTF-8 text bytes; SQLite copies them. Empty text stays text (not NULL).
+    @discardableResult
+    public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            return sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient())
+        }
+        return UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+            sqlite3_bind_text(handle, index, pointer, Int32(bytes.count), coreseed_sqlite_transient())
+        }
+    }
+
+    /// Advances one row (`sqlite3_step`): true when a row is available, false when done.
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(rc, sql: sql)
+        }
+    }
+
+    /// Resets the statement for another run and clears its bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Column `index` of the current row, with its storage class kept.
+    public func value(at index: Int) -> SQLiteValue {
+        let i = Int32(index)
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, i))
+            guard let pointer = sqlite3_column_text(handle, i) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, i))
+            guard count > 0, let pointer = sqlite3_column_blob(handle, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+}

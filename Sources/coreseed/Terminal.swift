@@ -1,0 +1,15 @@
+import Foundation
+
+/// Where the CLI writes: results to stdout, diagnostics to stderr.
+enum Terminal {
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// True when stderr is a terminal (progress lines, colour).
+    static var stderrIsTTY: Bool { isatty(2) == 1 }
+}

@@ -1,0 +1,6 @@
+import CoreSeed
+import Foundation
+
+/// The one exit point: run the command, print its diagnostics, exit with its status.
+let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader imports CLibXML2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+status=0
+while IFS= read -r file; do
+  lines=$(wc -l <"$file")
+  if [ "$lines" -gt 800 ]; then echo "$file: $lines lines (limit 800)"; status=1; fi
+done < <(find Sources Tests -name '*.swift')
+if grep -rl 'import CSQLite' Sources | grep -v '^Sources/CoreSeed/SQLite/'; then echo "only Sources/CoreSeed/SQLite may import CSQLite"; status=1; fi
+if grep -rl 'import CLibXML2' Sources | grep -v '^Sources/CoreSeed/Readers/XML/'; then echo "only Sources/CoreSeed/Readers/XML may import CLibXML2"; status=1; fi
+if grep -rn 'try!' Sources; then echo "no try! in Sources"; status=1; fi
+swift build -Xswiftc -warnings-as-errors >/dev/null || { echo "build has warnings or errors"; status=1; }
+exit $status
