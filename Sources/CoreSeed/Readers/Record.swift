@@ -1,0 +1,25 @@
+/// One value a reader yields, with the storage class its source gave it.
+public enum FieldValue: Sendable, Equatable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+    /// A repeated XML child: every occurrence, in document order (feeds to-many relationships).
+    case list([FieldValue])
+}
+
+/// One record from a source: values aligned with the reader's `fieldNames`, and where it came from.
+public struct Record: Sendable, Equatable {
+    public var location: SourceLocation
+    /// `values[i]` is the field named `fieldNames[i]` of the reader that produced this record.
+    public var values: [FieldValue]
+    /// Per-field locations (e.g. the CSV column of each field), when the source knows them; aligned with `values`.
+    public var fieldColumns: [Int]?
+
+    public init(location: SourceLocation, values: [FieldValue], fieldColumns: [Int]? = nil) {
+        self.location = location
+        self.values = values
+        self.fieldColumns = fieldColumns
+    }
+}
