@@ -1,0 +1,221 @@
+extension StoreLayout {
+    /// Derives the layout Core Data would create for `model`, restricted to `configuration` when given,
+    /// in the SQL form of `framework`. Throws for what Core Data itself would refuse or CoreSeed cannot lay out.
+    public init(model: Model, configuration: String? = nil, framework: FrameworkVersion = .newest) throws(LayoutError) {
+        let graph = EntityGraph(model: model)
+        var members: Set<String>? = nil
+        if let configuration {
+            guard let found = model.configurations.first(where: { $0.name == configuration }) else {
+                let known = model.configurations.map(\.name)
+                throw LayoutError("no configuration '\(configuration)' in model '\(model.versionName)'"
+                    + (known.isEmpty ? " (it has none)" : " (configurations: \(known.joined(separator: ", ")))"))
+            }
+            members = Set(found.entityNames)
+        }
+        let numbers = graph.numbers
+        let infos = graph.ordered.map { entity -> EntityInfo in
+            let root = graph.root(of: entity.name)
+            return EntityInfo(
+                name: entity.name, number: numbers[entity.name]!,
+                superNumber: entity.parentName.flatMap { numbers[$0] } ?? 0,
+                rootName: root, tableName: CoreDataSchema.prefixed(root), isAbstract: entity.isAbstract,
+                isInConfiguration: members.map { $0.contains(entity.name) } ?? true)
+        }
+        if let members { try graph.checkConfiguration(members, name: configuration ?? "") }
+
+        var tables: [Table] = []
+        var indexes: [Index] = []
+        for rootInfo in infos where rootInfo.superNumber == 0 && rootInfo.isInConfiguration {
+            let hierarchy = graph.hierarchy(of: rootInfo.name)
+            let builder = try TableBuilder(graph: graph, hierarchy: hierarchy, tableName: rootInfo.tableName, framework: framework)
+            tables.append(builder.table)
+            indexes += builder.indexes
+        }
+        let joins = try graph.joinTables(members: members)
+        for join in joins {
+            indexes.append(Index(
+                name: "\(join.name)_\(join.secondColumn)_INDEX", table: join.name,
+                sql: "CREATE INDEX \(join.name)_\(join.secondColumn)_INDEX ON \(join.name) (\(join.secondColumn), \(join.firstColumn))"))
+        }
+        self.framework = framework
+        self.entities = infos
+        self.tables = tables
+        self.joinTables = joins
+        self.indexes = indexes
+        self.triggers = []
+    }
+}
+
+/// Builds one entity table: columns in Core Data's order, then that table's indexes.
+private struct TableBuilder {
+    private(set) var table: StoreLayout.Table
+    private(set) var indexes: [StoreLayout.Index] = []
+
+    /// Column order classes after the integer/to-one block (observed; see docs/LAYOUT.md).
+    private enum SortClass: Int, CaseIterable {
+        case dateOrFloat, decimal, text, uuid, blob
+    }
+
+    private static func sortClass(_ type: AttributeType) -> SortClass? {
+        switch type {
+        case .date, .double, .float: .dateOrFloat
+        case .decimal: .decimal
+        case .string, .uri: .text
+        case .uuid: .uuid
+        case .binary, .transformable: .blob
+        default: nil
+        }
+    }
+
+    private static func sqlType(_ type: AttributeType) -> String? {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: "INTEGER"
+        case .date: "TIMESTAMP"
+        case .double, .float: "FLOAT"
+        case .decimal: "DECIMAL"
+        case .string, .uri: "VARCHAR"
+        case .uuid, .binary, .transformable: "BLOB"
+        case .undefined, .objectID, .composite: nil
+        }
+    }
+
+    init(graph: EntityGraph, hierarchy: [Entity], tableName: String, framework: FrameworkVersion) throws(LayoutError) {
+        var columns: [StoreLayout.Column] = [
+            .init(name: CoreDataSchema.primaryKey, sqlType: "INTEGER PRIMARY KEY", role: .primaryKey),
+            .init(name: CoreDataSchema.entityColumn, sqlType: "INTEGER", role: .entity),
+            .init(name: CoreDataSchema.optimisticLockColumn, sqlType: "INTEGER", role: .optimisticLock),
+        ]
+        var used = Set(columns.map(\.name))
+        /// Property (entity.name) → column name, for indexes and constraints.
+        var columnOf: [String: String] = [:]
+        func add(_ base: String, _ type: String, _ role: StoreLayout.Column.Role, property: String? = nil) {
+            var name = base
+            var suffix = 1
+            while used.contains(name) {
+                name = base + String(suffix)
+                suffix += 1
+            }
+            used.insert(name)
+            columns.append(.init(name: name, sqlType: type, role: role))
+            if let property { columnOf[property] = name }
+        }
+        func stored(_ entity: Entity) throws(LayoutError) -> [Attribute] {
+            var result: [Attribute] = []
+            for attribute in entity.attributes where !attribute.isTransient {
+                guard TableBuilder.sqlType(attribute.type) != nil else {
+                    throw LayoutError("attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")
+                }
+                result.append(attribute)
+            }
+            return result.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        }
+
+        for entity in hierarchy {
+            for attribute in try stored(entity) where attribute.type.isInteger || attribute.type == .boolean {
+                add(CoreDataSchema.prefixed(attribute.name), "INTEGER",
+                    .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),
+                    property: "\(entity.name).\(attribute.name)")
+            }
+            let toOnes = entity.relationships.filter { !$0.isToMany && !$0.isTransient }
+                .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            for relationship in toOnes {
+                let key = CoreDataSchema.prefixed(relationship.name)
+                add(key, "INTEGER", .toOne(entity: entity.name, relationship: relationship.name,
+                                           destination: relationship.destinationEntity),
+                    property: "\(entity.name).\(relationship.name)")
+                if graph.hasSubentities(relationship.destinationEntity), let number = graph.numbers[relationship.destinationEntity] {
+                    add("Z\(number)_" + CoreDataSchema.uppercased(relationship.name), "INTEGER",
+                        .toOneEntity(entity: entity.name, relationship: relationship.name))
+                }
+                if let inverse = graph.inverse(of: relationship, in: entity.name), inverse.isToMany, inverse.isOrdered {
+                    add("Z_FOK_" + CoreDataSchema.uppercased(relationship.name), "INTEGER",
+                        .toOneOrder(entity: entity.name, relationship: relationship.name))
+                }
+            }
+        }
+        for sortClass in SortClass.allCases {
+            for entity in hierarchy {
+                for attribute in try stored(entity) where TableBuilder.sortClass(attribute.type) == sortClass {
+                    add(CoreDataSchema.prefixed(attribute.name), TableBuilder.sqlType(attribute.type)!,
+                        .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),
+                        property: "\(entity.name).\(attribute.name)")
+                }
+            }
+        }
+
+        // Resolves a property name as seen from `entity` (own or inherited) to its column.
+        func column(_ property: String, of entity: Entity) throws(LayoutError) -> String {
+            var current: Entity? = entity
+            while let e = current {
+                if let name = columnOf["\(e.name).\(property)"] { return name }
+                current = e.parentName.flatMap { graph.entity($0) }
+            }
+            throw LayoutError("'\(entity.name)' names '\(property)' in an index or constraint, but it has no such stored property")
+        }
+
+        var inline: [[String]] = []
+        var uniqueIndexes: [StoreLayout.Index] = []
+        var compound: [StoreLayout.Index] = []
+        var fetch: [StoreLayout.Index] = []
+        var indexed: [StoreLayout.Index] = []
+        var toOneIndexes: [StoreLayout.Index] = []
+        func index(_ name: String, _ columns: String, unique: Bool = false) -> StoreLayout.Index {
+            .init(name: name, table: tableName,
+                  sql: "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(tableName) (\(columns))")
+        }
+        for column in columns {
+            switch column.role {
+            case .attribute(let entity, let attribute, _):
+                if graph.entity(entity)?.attribute(named: attribute)?.isIndexed == true {
+                    indexed.append(index("\(tableName)_\(column.name)_INDEX", column.name))
+                }
+            case .toOne:
+                toOneIndexes.append(index("\(tableName)_\(column.name)_INDEX", column.name))
+            default: break
+            }
+        }
+        for entity in hierarchy {
+            for names in entity.compoundIndexes where !names.isEmpty {
+                var cols: [String] = []
+                for name in names { cols.append(try column(name, of: entity)) }
+                compound.append(index(([tableName] + cols).joined(separator: "_"), cols.joined(separator: ", ")))
+            }
+            if framework.hasUniquenessConstraints {
+                for names in entity.uniquenessConstraints where !names.isEmpty {
+                    var cols: [String] = []
+                    for name in names { cols.append(try column(name, of: entity)) }
+                    if framework.uniquenessAsIndex {
+                        uniqueIndexes.append(index("Z_\(entity.name)_UNIQUE_" + names.joined(separator: "_"),
+                                                   cols.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", "), unique: true))
+                    } else {
+                        inline.append(cols)
+                    }
+                }
+            }
+            for fetchIndex in entity.fetchIndexes {
+                guard ModelValidator.isValidName(fetchIndex.name) else {
+                    throw LayoutError("fetch index '\(fetchIndex.name)' of '\(entity.name)' must be letters, digits and underscores")
+                }
+                var parts: [String] = []
+                for element in fetchIndex.elements {
+                    guard let property = element.property, element.expression == nil else {
+                        throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' has an expression element; expression indexes are not supported")
+                    }
+                    guard element.type == "Binary" else {
+                        throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' is of type \(element.type); only Binary fetch indexes are supported")
+                    }
+                    parts.append("\(try column(property, of: entity)) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")")
+                }
+                guard !parts.isEmpty else { continue }
+                fetch.append(index("Z_\(entity.name)_\(fetchIndex.name)", parts.joined(separator: ", ")))
+            }
+        }
+        var entityIndex: [StoreLayout.Index] = []
+        if hierarchy.count > 1 {
+            entityIndex.append(index("\(tableName)_Z_ENT_INDEX", CoreDataSchema.entityColumn))
+        }
+        self.indexes = indexed + toOneIndexes + entityIndex + compound + uniqueIndexes + fetch
+        self.table = StoreLayout.Table(name: tableName, rootEntity: hierarchy[0].name, columns: columns,
+                                       inlineUniqueConstraints: inline)
+    }
+}
