@@ -107,11 +107,17 @@ struct EntityGraph {
                 let table = "Z_\(aNumber)" + CoreDataSchema.uppercased(r.name)
                 let first = "Z_\(aNumber)" + CoreDataSchema.uppercased(s.name)
                 var second = "Z_\(bNumber)" + CoreDataSchema.uppercased(r.name)
-                if second == first { second += "1" }  // a relationship that is its own inverse (inferred)
+                if a.name == b.name && r.name == s.name {
+                    second = "REFLEXIVE"  // a relationship that is its own inverse (inferred: docs/LAYOUT.md)
+                } else if second == first {
+                    second += "1"
+                }
                 var orders: [StoreLayout.JoinTable.OrderColumn] = []
                 // The key column named after an ordered relationship gets a Z_FOK_ column (observed, contentful store).
                 if s.isOrdered { orders.append(.init(name: "Z_FOK_" + first.dropFirst(2), orderedColumn: first)) }
-                if r.isOrdered { orders.append(.init(name: "Z_FOK_" + second.dropFirst(2), orderedColumn: second)) }
+                if r.isOrdered && second != "REFLEXIVE" {
+                    orders.append(.init(name: "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
+                }
                 result.append(.init(name: table, firstColumn: first, secondColumn: second, orderColumns: orders,
                                     firstEntity: a.name, firstRelationship: r.name,
                                     secondEntity: b.name, secondRelationship: s.name))

@@ -51,19 +51,23 @@ private struct TableBuilder {
     private(set) var table: StoreLayout.Table
     private(set) var indexes: [StoreLayout.Index] = []
 
-    /// Column order classes after the integer/to-one block (observed; see docs/LAYOUT.md).
-    private enum SortClass: Int, CaseIterable {
-        case dateOrFloat, decimal, text, uuid, blob
+    /// Core Data's column rank: columns are built entity by entity (root first; each entity's attributes by
+    /// name, then its to-one relationships by name), then stably sorted by this rank, so ties keep build order.
+    /// Observed in the corpus; the UUID-before-other-blobs split is observed once (see docs/LAYOUT.md).
+    private enum Rank: Int, Comparable {
+        case fixed, integer, orderKey, dateOrFloat, decimal, text, uuid, blob
+        static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    private static func sortClass(_ type: AttributeType) -> SortClass? {
+    private static func rank(_ type: AttributeType) -> Rank? {
         switch type {
+        case .integer16, .integer32, .integer64, .boolean: .integer
         case .date, .double, .float: .dateOrFloat
         case .decimal: .decimal
         case .string, .uri: .text
         case .uuid: .uuid
         case .binary, .transformable: .blob
-        default: nil
+        case .undefined, .objectID, .composite: nil
         }
     }
 
@@ -79,16 +83,21 @@ private struct TableBuilder {
         }
     }
 
+    private static func byName<T>(_ name: KeyPath<T, String>) -> (T, T) -> Bool {
+        { $0[keyPath: name].utf8.lexicographicallyPrecedes($1[keyPath: name].utf8) }
+    }
+
     init(graph: EntityGraph, hierarchy: [Entity], tableName: String, framework: FrameworkVersion) throws(LayoutError) {
-        var columns: [StoreLayout.Column] = [
-            .init(name: CoreDataSchema.primaryKey, sqlType: "INTEGER PRIMARY KEY", role: .primaryKey),
-            .init(name: CoreDataSchema.entityColumn, sqlType: "INTEGER", role: .entity),
-            .init(name: CoreDataSchema.optimisticLockColumn, sqlType: "INTEGER", role: .optimisticLock),
+        var built: [(rank: Rank, column: StoreLayout.Column)] = [
+            (.fixed, .init(name: CoreDataSchema.primaryKey, sqlType: "INTEGER PRIMARY KEY", role: .primaryKey)),
+            (.fixed, .init(name: CoreDataSchema.entityColumn, sqlType: "INTEGER", role: .entity)),
+            (.fixed, .init(name: CoreDataSchema.optimisticLockColumn, sqlType: "INTEGER", role: .optimisticLock)),
         ]
-        var used = Set(columns.map(\.name))
+        var used = Set(built.map(\.column.name))
         /// Property (entity.name) → column name, for indexes and constraints.
         var columnOf: [String: String] = [:]
-        func add(_ base: String, _ type: String, _ role: StoreLayout.Column.Role, property: String? = nil) {
+        // A name already taken in the table (a sibling's same-named attribute) gets 1, 2, … in build order.
+        func add(_ base: String, _ rank: Rank, _ type: String, _ role: StoreLayout.Column.Role, property: String? = nil) {
             var name = base
             var suffix = 1
             while used.contains(name) {
@@ -96,52 +105,58 @@ private struct TableBuilder {
                 suffix += 1
             }
             used.insert(name)
-            columns.append(.init(name: name, sqlType: type, role: role))
+            built.append((rank, .init(name: name, sqlType: type, role: role)))
             if let property { columnOf[property] = name }
         }
-        func stored(_ entity: Entity) throws(LayoutError) -> [Attribute] {
-            var result: [Attribute] = []
-            for attribute in entity.attributes where !attribute.isTransient {
-                guard TableBuilder.sqlType(attribute.type) != nil else {
-                    throw LayoutError("attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")
+        func addAttribute(_ attribute: Attribute, of entity: Entity) throws(LayoutError) {
+            if attribute.type == .composite {
+                // Inferred: one column per element, named after the element (docs/LAYOUT.md).
+                guard let elements = attribute.compositeName.flatMap({ graph.model.composites[$0] }) else {
+                    throw LayoutError("composite attribute '\(entity.name).\(attribute.name)' names no known composite type")
                 }
-                result.append(attribute)
+                for element in elements.sorted(by: TableBuilder.byName(\.name)) {
+                    guard let rank = TableBuilder.rank(element.type), let type = TableBuilder.sqlType(element.type) else {
+                        throw LayoutError("composite element '\(entity.name).\(attribute.name).\(element.name)' of type \(element.type.rawValue) cannot be stored")
+                    }
+                    add(CoreDataSchema.prefixed(element.name), rank, type,
+                        .compositeElement(entity: entity.name, attribute: attribute.name, element: element.name, type: element.type))
+                }
+                return
             }
-            return result.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            guard let rank = TableBuilder.rank(attribute.type), let type = TableBuilder.sqlType(attribute.type) else {
+                throw LayoutError("attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")
+            }
+            add(CoreDataSchema.prefixed(attribute.name), rank, type,
+                .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),
+                property: "\(entity.name).\(attribute.name)")
         }
 
+        var orderKeys: [(String, StoreLayout.Column.Role)] = []
         for entity in hierarchy {
-            for attribute in try stored(entity) where attribute.type.isInteger || attribute.type == .boolean {
-                add(CoreDataSchema.prefixed(attribute.name), "INTEGER",
-                    .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),
-                    property: "\(entity.name).\(attribute.name)")
+            for attribute in entity.attributes.sorted(by: TableBuilder.byName(\.name)) where !attribute.isTransient {
+                try addAttribute(attribute, of: entity)
             }
-            let toOnes = entity.relationships.filter { !$0.isToMany && !$0.isTransient }
-                .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-            for relationship in toOnes {
-                let key = CoreDataSchema.prefixed(relationship.name)
-                add(key, "INTEGER", .toOne(entity: entity.name, relationship: relationship.name,
-                                           destination: relationship.destinationEntity),
+            for relationship in entity.relationships.sorted(by: TableBuilder.byName(\.name))
+            where !relationship.isToMany && !relationship.isTransient {
+                add(CoreDataSchema.prefixed(relationship.name), .integer, "INTEGER",
+                    .toOne(entity: entity.name, relationship: relationship.name, destination: relationship.destinationEntity),
                     property: "\(entity.name).\(relationship.name)")
                 if graph.hasSubentities(relationship.destinationEntity), let number = graph.numbers[relationship.destinationEntity] {
-                    add("Z\(number)_" + CoreDataSchema.uppercased(relationship.name), "INTEGER",
+                    add("Z\(number)_" + CoreDataSchema.uppercased(relationship.name), .integer, "INTEGER",
                         .toOneEntity(entity: entity.name, relationship: relationship.name))
                 }
                 if let inverse = graph.inverse(of: relationship, in: entity.name), inverse.isToMany, inverse.isOrdered {
-                    add("Z_FOK_" + CoreDataSchema.uppercased(relationship.name), "INTEGER",
-                        .toOneOrder(entity: entity.name, relationship: relationship.name))
+                    orderKeys.append(("Z_FOK_" + CoreDataSchema.uppercased(relationship.name),
+                                      .toOneOrder(entity: entity.name, relationship: relationship.name)))
                 }
             }
         }
-        for sortClass in SortClass.allCases {
-            for entity in hierarchy {
-                for attribute in try stored(entity) where TableBuilder.sortClass(attribute.type) == sortClass {
-                    add(CoreDataSchema.prefixed(attribute.name), TableBuilder.sqlType(attribute.type)!,
-                        .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),
-                        property: "\(entity.name).\(attribute.name)")
-                }
-            }
-        }
+        // Inferred: Core Data adds the order keys of ordered one-to-many relationships in a later pass,
+        // so they follow every integer column of the table.
+        for (name, role) in orderKeys { add(name, .orderKey, "INTEGER", role) }
+        let columns = built.enumerated().sorted { a, b in
+            a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
+        }.map(\.element.column)
 
         // Resolves a property name as seen from `entity` (own or inherited) to its column.
         func column(_ property: String, of entity: Entity) throws(LayoutError) -> String {
@@ -207,6 +222,11 @@ private struct TableBuilder {
                     parts.append("\(try column(property, of: entity)) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")")
                 }
                 guard !parts.isEmpty else { continue }
+                // A one-element fetch index on a to-one key adds nothing to the key's own index (inferred).
+                if fetchIndex.elements.count == 1, let property = fetchIndex.elements[0].property,
+                   graph.relationship(property, from: entity.name).map({ !$0.relationship.isToMany }) == true {
+                    continue
+                }
                 fetch.append(index("Z_\(entity.name)_\(fetchIndex.name)", parts.joined(separator: ", ")))
             }
         }

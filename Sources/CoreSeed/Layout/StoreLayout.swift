@@ -26,6 +26,8 @@ public struct StoreLayout: Sendable {
             case optimisticLock
             /// An attribute's value (declared on `entity`).
             case attribute(entity: String, attribute: String, type: AttributeType)
+            /// One element of a Composite attribute (flattened into its own column).
+            case compositeElement(entity: String, attribute: String, element: String, type: AttributeType)
             /// A to-one relationship's destination `Z_PK`.
             case toOne(entity: String, relationship: String, destination: String)
             /// The destination row's concrete `Z_ENT`, when the destination has sub-entities.

@@ -261,3 +261,70 @@ import Testing
         }
     }
 }
+
+/// Rules inferred from outside the corpus (docs/LAYOUT.md), pinned so a change is deliberate.
+@Suite struct InferredLayoutRuleTests {
+    @Test func selfInverseManyToManyUsesReflexiveColumn() throws {
+        let statements = try LayoutRuleTests.sql("""
+            <entity name="Person"><relationship name="friends" optional="YES" toMany="YES" destinationEntity="Person" inverseName="friends" inverseEntity="Person"/></entity>
+            """)
+        #expect(statements[1] == "CREATE TABLE Z_1FRIENDS ( Z_1FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_1FRIENDS, REFLEXIVE) )")
+        #expect(statements[2] == "CREATE INDEX Z_1FRIENDS_REFLEXIVE_INDEX ON Z_1FRIENDS (REFLEXIVE, Z_1FRIENDS)")
+    }
+
+    @Test func siblingCollisionNumbersInBuildOrderNotColumnOrder() throws {
+        // Book (2) builds before Film (3): Book's title keeps the plain name even though Film's sorts first.
+        let statements = try LayoutRuleTests.sql("""
+            <entity name="Media" isAbstract="YES"/>
+            <entity name="Book" parentEntity="Media"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Film" parentEntity="Media"><attribute name="title" optional="YES" attributeType="Date"/></entity>
+            """)
+        #expect(statements[0] == "CREATE TABLE ZMEDIA ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE1 TIMESTAMP, ZTITLE VARCHAR )")
+    }
+
+    @Test func typeMajorOrderAcrossTheHierarchy() throws {
+        let statements = try LayoutRuleTests.sql("""
+            <entity name="Note"><attribute name="title" optional="YES" attributeType="String"/></entity>
+            <entity name="Checklist" parentEntity="Note"><attribute name="dueAt" optional="YES" attributeType="Date"/></entity>
+            """)
+        #expect(statements[0] == "CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDUEAT TIMESTAMP, ZTITLE VARCHAR )")
+    }
+
+    @Test func orderKeyFollowsEveryIntegerColumn() throws {
+        let statements = try LayoutRuleTests.sql("""
+            <entity name="List"><relationship name="items" optional="YES" toMany="YES" ordered="YES" destinationEntity="Item" inverseName="list" inverseEntity="Item"/></entity>
+            <entity name="Item">
+              <attribute name="rank" optional="YES" attributeType="Integer 32"/>
+              <relationship name="list" optional="YES" maxCount="1" destinationEntity="List" inverseName="items" inverseEntity="List"/>
+            </entity>
+            <entity name="Task" parentEntity="Item"><attribute name="priority" optional="YES" attributeType="Integer 16"/></entity>
+            """)
+        #expect(statements[0] == "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRANK INTEGER, ZLIST INTEGER, ZPRIORITY INTEGER, Z_FOK_LIST INTEGER )")
+    }
+
+    @Test func compositeAttributesFlattenIntoElementColumns() throws {
+        let statements = try LayoutRuleTests.sql("""
+            <entity name="Place">
+              <attribute name="name" optional="YES" attributeType="String"/>
+              <attribute name="location" optional="YES" attributeType="Composite" composite="Location"/>
+            </entity>
+            <composite name="Location">
+              <attribute name="longitude" optional="YES" attributeType="Double"/>
+              <attribute name="latitude" optional="YES" attributeType="Double"/>
+            </composite>
+            """)
+        #expect(statements[0] == "CREATE TABLE ZPLACE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLATITUDE FLOAT, ZLONGITUDE FLOAT, ZNAME VARCHAR )")
+    }
+
+    @Test func singleElementFetchIndexOnAToOneAddsNothing() throws {
+        let statements = try LayoutRuleTests.sql("""
+            <entity name="Owner"/>
+            <entity name="Car">
+              <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Owner"/>
+              <fetchIndex name="byOwner"><fetchIndexElement property="owner" type="Binary" order="ascending"/></fetchIndex>
+            </entity>
+            """)
+        #expect(!statements.contains { $0.contains("byOwner") })
+        #expect(statements.contains("CREATE INDEX ZCAR_ZOWNER_INDEX ON ZCAR (ZOWNER)"))
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 @testable import CoreSeed
 
 /// One entry of `../shared/corpus/index.json`.
-struct CorpusStore: Sendable, CustomTestStringConvertible {
+struct CorpusStore: Sendable, CustomStringConvertible {
     let name: String
     let store: String
     let model: String
@@ -10,7 +10,7 @@ struct CorpusStore: Sendable, CustomTestStringConvertible {
     let frameworkVersion: Int
     let xmlModel: Bool
 
-    var testDescription: String { name }
+    var description: String { name }
 
     /// Every entry of the index; empty (and the caller's test then fails on `#require`) when the corpus is absent.
     static let all: [CorpusStore] = {
@@ -42,4 +42,3 @@ struct CorpusStore: Sendable, CustomTestStringConvertible {
     }
 }
 
-import Testing

@@ -1,0 +1,39 @@
+#if canImport(CommonCrypto)
+import CommonCrypto
+#else
+import CCrypto
+#endif
+
+/// SHA-2 digests through the platform's crypto library: CommonCrypto on Apple platforms,
+/// libcrypto (OpenSSL) elsewhere. Never hand-written.
+public enum SHA2 {
+    /// SHA-256 of `bytes` (32 bytes). Calls `CC_SHA256` or OpenSSL's one-shot `SHA256`.
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                #if canImport(CommonCrypto)
+                _ = CC_SHA256(input.baseAddress, CC_LONG(input.count), output.baseAddress)
+                #else
+                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
+                #endif
+            }
+        }
+        return digest
+    }
+
+    /// SHA-512 of `bytes` (64 bytes). Calls `CC_SHA512` or OpenSSL's one-shot `SHA512`.
+    public static func sha512(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 64)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                #if canImport(CommonCrypto)
+                _ = CC_SHA512(input.baseAddress, CC_LONG(input.count), output.baseAddress)
+                #else
+                _ = SHA512(input.baseAddress, input.count, output.baseAddress)
+                #endif
+            }
+        }
+        return digest
+    }
+}
