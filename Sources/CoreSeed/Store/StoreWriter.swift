@@ -1,0 +1,134 @@
+import Foundation
+
+/// Writes a new store: schema from a `StoreLayout`, rows through prepared inserts inside one transaction,
+/// then indexes, `Z_PRIMARYKEY`, `Z_METADATA`, checks, and an atomic rename over the target.
+///
+/// The store is built in a temporary file beside the target (same folder, so the rename is atomic) with
+/// no journal and `synchronous=OFF`; only a finished, checked file replaces the target. If the writer is
+/// released without `finish()`, the temporary file is removed and the target is untouched.
+/// Not `Sendable`: it owns an open connection.
+public final class StoreWriter {
+    public let layout: StoreLayout
+    public let targetPath: String
+    /// The temporary file being built.
+    public let temporaryPath: String
+    private var database: SQLiteDatabase?
+    private var finished = false
+
+    /// Creates the temporary file and the entity and join tables (indexes come after the load).
+    public init(layout: StoreLayout, targetPath: String) throws(StoreError) {
+        self.layout = layout
+        self.targetPath = targetPath
+        let url = URL(fileURLWithPath: targetPath)
+        let directory = url.deletingLastPathComponent()
+        self.temporaryPath = directory.appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)", exitCode: 73)
+        }
+        StoreWriter.removeFiles(at: temporaryPath)
+        do {
+            self.database = try StoreWriter.create(at: temporaryPath, layout: layout)
+        } catch {
+            StoreWriter.removeFiles(at: temporaryPath)
+            throw StoreError(path: temporaryPath, message: "cannot create the store: \(error.description)", exitCode: 73)
+        }
+    }
+
+    private static func create(at path: String, layout: StoreLayout) throws(SQLiteError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        // Page size and auto-vacuum must be set before the first table exists.
+        try database.execute("""
+            PRAGMA page_size = 4096; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA encoding = 'UTF-8';
+            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536
+            """)
+        try database.execute("BEGIN")
+        for table in layout.tables {
+            try database.execute(StoreLayout.createTableSQL(table))
+            for join in layout.joinTables where layout.entity(named: join.firstEntity)?.tableName == table.name {
+                try database.execute(StoreLayout.createJoinTableSQL(join))
+            }
+        }
+        return database
+    }
+
+    deinit {
+        if !finished {
+            database = nil
+            StoreWriter.removeFiles(at: temporaryPath)
+        }
+    }
+
+    static func removeFiles(at path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    private var connection: SQLiteDatabase {
+        guard let database else { preconditionFailure("StoreWriter used after finish()") }
+        return database
+    }
+
+    /// A prepared insert of every column of `table`, in column order (parameter i+1 is column i).
+    public func rowInserter(for table: StoreLayout.Table) throws(SQLiteError) -> SQLiteStatement {
+        let names = table.columns.map(\.name).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        return try connection.prepare("INSERT INTO \(table.name) (\(names)) VALUES (\(marks))")
+    }
+
+    /// A prepared insert into a join table: first key, second key, then the order columns.
+    public func joinInserter(for join: StoreLayout.JoinTable) throws(SQLiteError) -> SQLiteStatement {
+        let names = ([join.firstColumn, join.secondColumn] + join.orderColumns.map(\.name)).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: 2 + join.orderColumns.count).joined(separator: ", ")
+        return try connection.prepare("INSERT INTO \(join.name) (\(names)) VALUES (\(marks))")
+    }
+
+    private func complete(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64], uuid: String,
+                          metadata: StoreMetadata) throws(SQLiteError) {
+        for index in layout.indexes { try database.execute(index.sql) }
+        for trigger in layout.triggers { try database.execute(trigger) }
+        try database.execute(CoreDataSchema.createPrimaryKeyTable)
+        try database.execute(CoreDataSchema.createMetadataTable)
+        if layout.framework.hasModelCache { try database.execute(CoreDataSchema.createModelCacheTable) }
+        let primaryKey = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)")
+        for entity in layout.entities {
+            let max = entity.superNumber == 0 ? (maxPrimaryKeys[entity.name] ?? 0) : 0
+            try primaryKey.bind([.integer(Int64(entity.number)), .text(entity.name), .integer(Int64(entity.superNumber)), .integer(max)])
+            try primaryKey.step()
+            primaryKey.reset()
+        }
+        let metadataRow = try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+        try metadataRow.bind([.text(uuid), .blob(metadata.binaryPropertyList())])
+        try metadataRow.step()
+        try database.execute("COMMIT")
+        try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
+    }
+
+    /// Finishes the store: indexes, `Z_PRIMARYKEY` (with `maxPrimaryKeys` per root entity), fixed tables,
+    /// `Z_METADATA`; commits; switches to `journal_mode=DELETE`; runs `integrity_check` and `check`
+    /// (a `verify` of the finished file); then renames it over the target.
+    public func finish(maxPrimaryKeys: [String: Int64], uuid: String, metadata: StoreMetadata,
+                       check: (SQLiteDatabase) throws -> [String]) throws {
+        let database = connection
+        do {
+            try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata)
+        } catch {
+            throw StoreError(path: temporaryPath, message: "cannot finish the store: \(error.description)")
+        }
+        let problems = try check(database)
+        if !problems.isEmpty {
+            throw StoreError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
+        }
+        self.database = nil  // closes the connection: the file is complete on disk
+        let descriptor = open(temporaryPath, O_RDONLY)
+        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
+        guard rename(temporaryPath, targetPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw StoreError(path: targetPath, message: "cannot move the finished store into place: \(reason)", exitCode: 73)
+        }
+        finished = true
+        // Sidecars of an older store at the target would be replayed into the new one: remove them.
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(targetPath + suffix) }
+    }
+}
