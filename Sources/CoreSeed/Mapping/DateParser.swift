@@ -4,8 +4,11 @@
 /// parsing works on UTF-8 bytes and allocates nothing.
 ///
 /// - Inputs are tried in order; ISO 8601 is always tried last. Leading and trailing spaces are trimmed.
-/// - Times without an offset are read in `timeZone` (default `UTC`, never the machine's zone);
-///   see ``DateZone`` for what happens in a DST gap or overlap.
+/// - Times without an offset are read in `timeZone` (default `UTC`, never the machine's zone),
+///   with `TimeZone.secondsFromGMT(for:)` looked up twice per value (four times near a transition).
+///   A local time that happens twice (DST overlap) is the *earlier* instant, still in daylight time;
+///   a local time that never happens (DST gap) is read with the offset in force before the
+///   transition, i.e. moved forward by the gap (2010-03-14 02:30 New York → 07:30Z = 03:30 EDT).
 /// - Two-digit years (`yy`, or exactly two digits for `y`) fall in the 100-year window that starts
 ///   at `pivot`: with the default 1950, `00`…`49` → 2000…2049 and `50`…`99` → 1950…1999; with
 ///   `"pivot": 1970`, `00`…`69` → 2000…2069 and `70`…`99` → 1970…1999.
