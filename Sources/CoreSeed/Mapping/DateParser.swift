@@ -176,7 +176,7 @@ public struct DateParser: Sendable {
     // MARK: Civil time
 
     /// The fields a pattern or ISO 8601 text yields, before validation.
-    private struct Fields {
+    struct Fields {
         var year = 0
         var month = 1
         var day = 1
@@ -193,7 +193,7 @@ public struct DateParser: Sendable {
     }
 
     /// Validates `fields` and turns them into seconds since 2001 (UTC).
-    private func resolve(_ fields: Fields) -> Double? {
+    func resolve(_ fields: Fields) -> Double? {
         var hour = fields.hour
         if fields.twelveHour {
             guard (1...12).contains(hour) else { return nil }
@@ -274,7 +274,7 @@ public struct DateParser: Sendable {
 
     /// `min…max` ASCII digits at `index` (greedy), as a number.
     @inline(__always)
-    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, min: Int, max: Int) -> Int? {
+    static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, min: Int, max: Int) -> Int? {
         var value = 0
         var count = 0
         while count < max, index < bytes.count, ASCII.isDigit(bytes[index]) {
@@ -286,7 +286,7 @@ public struct DateParser: Sendable {
     }
 
     /// 1–9 digits of a fraction of a second.
-    private static func fraction(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
+    static func fraction(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
         let start = index
         guard let digits = digits(bytes, &index, min: 1, max: 9) else { return nil }
         var scale = 1.0
@@ -296,7 +296,7 @@ public struct DateParser: Sendable {
 
     /// An offset at `index`: `Z`, `±hh`, `±hhmm`, `±hh:mm`, optionally after `GMT` or `UTC`
     /// (a bare `GMT`/`UTC` is zero). Seconds east of UTC.
-    private static func offset(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int64? {
+    static func offset(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int64? {
         guard index < bytes.count else { return nil }
         if bytes[index] == UInt8(ascii: "Z") {
             index += 1
@@ -325,88 +325,5 @@ public struct DateParser: Sendable {
         }
         guard minutes < 60 else { return nil }
         return sign * Int64(hours * 3600 + minutes * 60)
-    }
-
-    // MARK: ISO 8601
-
-    /// `yyyy-MM-dd`, then optionally `T` (or a space) `HH:mm[:ss[.f…]]`, then optionally an offset.
-    private func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var fields = Fields()
-        var index = 0
-        guard let year = DateParser.digits(bytes, &index, min: 4, max: 4),
-              DateParser.expect(bytes, &index, UInt8(ascii: "-")),
-              let month = DateParser.digits(bytes, &index, min: 2, max: 2),
-              DateParser.expect(bytes, &index, UInt8(ascii: "-")),
-              let day = DateParser.digits(bytes, &index, min: 2, max: 2)
-        else { return nil }
-        fields.year = year
-        fields.month = month
-        fields.day = day
-        if index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == UInt8(ascii: " ")
-            else { return nil }
-            index += 1
-            guard let hour = DateParser.digits(bytes, &index, min: 2, max: 2),
-                  DateParser.expect(bytes, &index, UInt8(ascii: ":")),
-                  let minute = DateParser.digits(bytes, &index, min: 2, max: 2)
-            else { return nil }
-            fields.hour = hour
-            fields.minute = minute
-            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-                index += 1
-                guard let second = DateParser.digits(bytes, &index, min: 2, max: 2) else { return nil }
-                fields.second = second
-                if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    guard let fraction = DateParser.fraction(bytes, &index) else { return nil }
-                    fields.fraction = fraction
-                }
-            }
-            if index < bytes.count {
-                guard let offset = DateParser.offset(bytes, &index) else { return nil }
-                fields.offset = offset
-            }
-        }
-        guard index == bytes.count else { return nil }
-        return resolve(fields)
-    }
-
-    @inline(__always)
-    private static func expect(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ byte: UInt8) -> Bool {
-        guard index < bytes.count, bytes[index] == byte else { return false }
-        index += 1
-        return true
-    }
-}
-
-/// English month and day names, lower-case, as byte arrays built once.
-enum EnglishNames {
-    /// Per month: the full name first, then the other accepted spellings.
-    static let months: [[[UInt8]]] = [
-        ["january", "jan"], ["february", "feb"], ["march", "mar"], ["april", "apr"], ["may"], ["june", "jun"],
-        ["july", "jul"], ["august", "aug"], ["september", "sept", "sep"], ["october", "oct"],
-        ["november", "nov"], ["december", "dec"],
-    ].map { $0.map { Array($0.utf8) } }
-
-    /// Sunday first, matching ``CivilTime/weekday(daysSinceEpoch:)``.
-    static let weekdays: [[[UInt8]]] = [
-        ["sunday", "sun"], ["monday", "mon"], ["tuesday", "tue"], ["wednesday", "wed"],
-        ["thursday", "thu"], ["friday", "fri"], ["saturday", "sat"],
-    ].map { $0.map { Array($0.utf8) } }
-
-    static let am = Array("am".utf8)
-    static let pm = Array("pm".utf8)
-    static let gmt = Array("gmt".utf8)
-    static let utc = Array("utc".utf8)
-
-    /// The index of the name at `index` (longest spelling first, any case), advancing past it.
-    static func match(_ table: [[[UInt8]]], _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int? {
-        for (position, spellings) in table.enumerated() {
-            for spelling in spellings where ASCII.hasPrefix(bytes, at: index, caseInsensitive: spelling) {
-                index += spelling.count
-                return position
-            }
-        }
-        return nil
     }
 }
