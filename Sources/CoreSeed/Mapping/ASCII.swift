@@ -1,0 +1,63 @@
+/// Byte-level helpers for the hot paths of coercion: no `Character`, no `CharacterSet`, no regex.
+enum ASCII {
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always) static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+
+    /// Space, tab, CR, LF: what is trimmed around non-string values.
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }
+
+    /// `bytes` without leading and trailing spaces.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Does `bytes` at `index` start with `word`, ignoring ASCII case? (`word` is lower-case.)
+    static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, caseInsensitive word: [UInt8]) -> Bool {
+        guard bytes.count - index >= word.count else { return false }
+        for offset in 0..<word.count where lowercased(bytes[index + offset]) != word[offset] {
+            return false
+        }
+        return true
+    }
+
+    /// Does all of `bytes` equal `word`, ignoring ASCII case? (`word` is lower-case.)
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = word.utf8Start
+        for offset in 0..<bytes.count where lowercased(bytes[offset]) != expected[offset] {
+            return false
+        }
+        return true
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes; a native string (every string on Linux) is not copied.
+    @inline(__always)
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(CoercionFailure) -> R) throws(CoercionFailure) -> R {
+        var copy = self
+        // `withUTF8` rethrows untyped errors; carry the typed one out by hand.
+        var failure: CoercionFailure?
+        let result: R? = copy.withUTF8 { buffer -> R? in
+            do throws(CoercionFailure) { return try body(buffer) } catch { failure = error; return nil }
+        }
+        if let failure { throw failure }
+        return result!
+    }
+
+    /// Calls `body` with the string's UTF-8 bytes; a native string (every string on Linux) is not copied.
+    @inline(__always)
+    func withUTF8Buffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var copy = self
+        return copy.withUTF8(body)
+    }
+}

@@ -1,0 +1,117 @@
+/// Why one value could not become an attribute's value: what was expected and the value seen.
+///
+/// The message text is produced here and nowhere else. The mapper wraps a failure in a
+/// ``MappingError`` that adds the location, the field, the entity and the attribute.
+public struct CoercionFailure: Error, Sendable, Equatable {
+    /// What went wrong, kept private so that new cases do not break callers.
+    enum Reason: Sendable, Equatable {
+        /// `is not <expected>`, e.g. `an Integer 32`, `a date matching "d-MMM-yy"`.
+        case notA
+        /// `is out of range for <expected> (<lower>…<upper>)`.
+        case outOfRange(lower: String, upper: String)
+        /// `is less than the model's minimum <bound> for <expected>`.
+        case belowMinimum(String)
+        /// `is greater than the model's maximum <bound> for <expected>`.
+        case aboveMaximum(String)
+        /// `is shorter than the model's minimum length <n>`.
+        case tooShort(Int)
+        /// `is longer than the model's maximum length <n>`.
+        case tooLong(Int)
+        /// `cannot be stored in <expected>` (Undefined, ObjectID, Composite attributes).
+        case unsupported
+    }
+
+    let reason: Reason
+    /// What the attribute wanted, as the message says it: `Integer 32`, `date matching "d-MMM-yy"`.
+    public let expected: String
+    /// The value seen, rendered for a message: text quoted (`"12a"`), numbers bare, blobs as `<16 bytes>`.
+    public let value: String
+
+    init(_ reason: Reason, expected: String, value: String) {
+        self.reason = reason
+        self.expected = expected
+        self.value = value
+    }
+
+    init(_ reason: Reason, expected: String, seen: FieldValue) {
+        self.init(reason, expected: expected, value: CoercionFailure.render(seen))
+    }
+
+    /// The message without a field name: `value "12a" is not an Integer 32`.
+    public var message: String { message(field: nil) }
+
+    /// The message, led by the source field's name when given:
+    /// `'Closing Date' value "31-Feb-10" is not a date matching "d-MMM-yy"`.
+    public func message(field: String?) -> String {
+        let subject = field.map { "'\($0)' value \(value)" } ?? "value \(value)"
+        switch reason {
+        case .notA:
+            return "\(subject) is not \(CoercionFailure.article(expected)) \(expected)"
+        case .outOfRange(let lower, let upper):
+            return "\(subject) is out of range for \(expected) (\(lower)…\(upper))"
+        case .belowMinimum(let bound):
+            return "\(subject) is less than the model's minimum \(bound) for \(expected)"
+        case .aboveMaximum(let bound):
+            return "\(subject) is greater than the model's maximum \(bound) for \(expected)"
+        case .tooShort(let length):
+            return "\(subject) is shorter than the model's minimum length \(length)"
+        case .tooLong(let length):
+            return "\(subject) is longer than the model's maximum length \(length)"
+        case .unsupported:
+            return "\(subject) cannot be stored in \(CoercionFailure.article(expected)) \(expected) attribute"
+        }
+    }
+
+    /// `an` before a vowel sound (`an Integer 32`, `an ISO 8601 date`, `a UUID`, `a URI`), else `a`.
+    static func article(_ noun: String) -> String {
+        guard let first = noun.utf8.first else { return "a" }
+        if noun.hasPrefix("U") { return "a" }  // "a UUID", "a URI": the letter U is said "you".
+        switch first {
+        case UInt8(ascii: "A"), UInt8(ascii: "E"), UInt8(ascii: "I"), UInt8(ascii: "O"),
+             UInt8(ascii: "a"), UInt8(ascii: "e"), UInt8(ascii: "i"), UInt8(ascii: "o"):
+            return "an"
+        default:
+            return "a"
+        }
+    }
+
+    /// How a value appears in a message. Text is quoted with `"`, `\` and control characters escaped
+    /// (a NUL shows as `\0`) and cut after 60 characters; numbers appear bare; blobs and lists by size.
+    static func render(_ value: FieldValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return String(number)
+        case .real(let number): return String(number)
+        case .text(let text): return quote(text)
+        case .blob(let bytes): return bytes.count == 1 ? "<1 byte>" : "<\(bytes.count) bytes>"
+        case .list(let values): return values.count == 1 ? "<list of 1 value>" : "<list of \(values.count) values>"
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == 60 {
+                result += "…"
+                break
+            }
+            count += 1
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\0": result += "\\0"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

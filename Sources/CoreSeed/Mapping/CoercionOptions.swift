@@ -1,0 +1,18 @@
+/// How strict one field's conversion is, as the seed spec sets it per attribute.
+public struct CoercionOptions: Sendable, Equatable {
+    /// Accept integral decimal text such as `"12.000"` for Integer attributes (spec `"integralReals": true`).
+    /// Real *values* (SQLite REAL) that are integral are always accepted.
+    public var allowsIntegralReals: Bool
+    /// Whether empty text becomes NULL (spec `"emptyIsNull"`). `nil` means the default: yes for every
+    /// type but String, where `""` stays an empty string. For non-strings, text of only spaces counts as empty.
+    public var emptyIsNull: Bool?
+    /// Decode text as base64 for Binary and Transformable attributes (spec `"base64": true`);
+    /// otherwise Binary stores the text's UTF-8 bytes.
+    public var base64: Bool
+
+    public init(allowsIntegralReals: Bool = false, emptyIsNull: Bool? = nil, base64: Bool = false) {
+        self.allowsIntegralReals = allowsIntegralReals
+        self.emptyIsNull = emptyIsNull
+        self.base64 = base64
+    }
+}

@@ -1,0 +1,188 @@
+import Testing
+@testable import CoreSeed
+
+@Suite struct DateParserTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var patterns: [String]
+        var zone = "UTC"
+        var pivot = DateParser.defaultPivot
+        var text: String
+        /// Seconds since 2001-01-01T00:00:00Z, or nil when the text must not parse.
+        var expected: Double?
+        var testDescription: String { "\(text) ~ \(patterns) in \(zone)" }
+    }
+
+    static let cases: [Case] = [
+        // The brief's anchors.
+        Case(patterns: ["d-MMM-yy"], zone: "America/New_York", text: "26-Mar-10", expected: 291_268_800),
+        Case(patterns: ["d-MMM-yy"], text: "26-Mar-10", expected: 291_254_400),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss"], text: "2010-03-26 00:00:00", expected: 291_254_400),
+        Case(patterns: ["d-MMM-yy"], text: "  26-Mar-10\t", expected: 291_254_400),
+        Case(patterns: ["d-MMM-yy"], text: "26-MAR-10", expected: 291_254_400),
+        Case(patterns: ["MMMM d, yyyy"], text: "March 26, 2010", expected: 291_254_400),
+        Case(patterns: ["MMMM d, yyyy"], text: "march 26, 2010", expected: 291_254_400),
+        Case(patterns: ["M/d/yyyy"], text: "3/26/2010", expected: 291_254_400),
+        Case(patterns: ["MM/dd/yyyy"], text: "3/26/2010", expected: nil),
+        Case(patterns: ["d-MMM-yy", "MMMM d, yyyy"], text: "March 26, 2010", expected: 291_254_400),
+        Case(patterns: ["yyyy-MM-dd'T'HH:mm:ssZZZZZ"], text: "2010-03-26T04:00:00-04:00", expected: 291_283_200),
+        Case(patterns: ["yyyy-MM-dd'T'HH:mm:ssZZZZZ"], text: "2010-03-26T00:00:00Z", expected: 291_254_400),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss Z"], text: "2010-03-26 04:00:00 -0400", expected: 291_283_200),
+        Case(patterns: ["yyyyMMdd"], text: "20100326", expected: 291_254_400),
+        Case(patterns: ["MM/dd/yyyy hh:mm a"], text: "03/26/2010 02:15 PM", expected: 291_305_700),
+        Case(patterns: ["MM/dd/yyyy hh:mm a"], text: "03/26/2010 12:00 am", expected: 291_254_400),
+        Case(patterns: ["MM/dd/yyyy hh:mm a"], text: "03/26/2010 13:00 PM", expected: nil),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss.SSS"], text: "2010-03-26 00:00:00.250", expected: 291_254_400.25),
+        Case(patterns: ["EEE, d MMM yyyy HH:mm:ss Z"], text: "Fri, 26 Mar 2010 00:00:00 +0000", expected: 291_254_400),
+        Case(patterns: ["EEEE, d MMM yyyy"], text: "Friday, 26 Mar 2010", expected: 291_254_400),
+        Case(patterns: ["EEE, d MMM yyyy HH:mm:ss Z"], text: "Thu, 26 Mar 2010 00:00:00 +0000", expected: nil),
+        Case(patterns: ["yyyy-MM-dd'T'HH:mm"], text: "2010-03-26T00:00", expected: 291_254_400),
+        Case(patterns: ["yyyy-MM-dd''HH"], text: "2010-03-26'00", expected: 291_254_400),
+        // Impossible dates and leap days.
+        Case(patterns: ["d-MMM-yy"], text: "31-Feb-10", expected: nil),
+        Case(patterns: ["d-MMM-yyyy"], text: "29-Feb-2000", expected: -26_524_800),
+        Case(patterns: ["d-MMM-yyyy"], text: "29-Feb-1900", expected: nil),
+        Case(patterns: ["d-MMM-yyyy"], text: "29-Feb-2004", expected: 99_705_600),
+        Case(patterns: ["yyyy-MM-dd"], text: "2010-13-01", expected: nil),
+        Case(patterns: ["yyyy-MM-dd HH:mm"], text: "2010-03-26 25:00", expected: nil),
+        Case(patterns: ["yyyy-MM-dd HH:mm"], text: "2010-03-26 23:60", expected: nil),
+        Case(patterns: ["yyyy-MM-dd"], text: "2010-03-00", expected: nil),
+        Case(patterns: ["yyyy-MM-dd"], text: "2010-03-26x", expected: nil),
+        Case(patterns: ["yyyy-MM-dd"], text: "", expected: nil),
+        // Before 2001 and far future.
+        Case(patterns: [], text: "1999-12-31", expected: -31_708_800),
+        Case(patterns: [], text: "1970-01-01T00:00:00Z", expected: -978_307_200),
+        Case(patterns: [], text: "1900-01-01", expected: -3_187_296_000),
+        Case(patterns: [], text: "1601-01-01", expected: -12_622_780_800),
+        Case(patterns: [], text: "9999-12-31T23:59:59Z", expected: 252_423_993_599),
+        // DST in America/New_York: a summer day, the spring gap, the autumn overlap; Berlin's overlap.
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss"], zone: "America/New_York", text: "2010-07-01 12:00:00", expected: 299_692_800),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss"], zone: "America/New_York", text: "2010-03-14 02:30:00", expected: 290_244_600),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss"], zone: "America/New_York", text: "2010-11-07 01:30:00", expected: 310_800_600),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss"], zone: "Europe/Berlin", text: "2010-10-31 02:30:00", expected: 310_177_800),
+        Case(patterns: ["yyyy-MM-dd HH:mm:ss"], zone: "America/New_York", text: "2010-03-26 00:00:00", expected: 291_268_800),
+        // Two-digit years: default window 1950…2049, and a pivot of 1970.
+        Case(patterns: ["d-MMM-yy"], text: "1-Jan-49", expected: 1_514_764_800),
+        Case(patterns: ["d-MMM-yy"], text: "1-Jan-50", expected: -1_609_459_200),
+        Case(patterns: ["d-MMM-yy"], pivot: 1970, text: "1-Jan-69", expected: 2_145_916_800),
+        Case(patterns: ["d-MMM-yy"], pivot: 1970, text: "1-Jan-70", expected: -978_307_200),
+        Case(patterns: ["d-MMM-y"], text: "1-Jan-49", expected: 1_514_764_800),
+        Case(patterns: ["d-MMM-y"], text: "1-Jan-1949", expected: -1_640_995_200),
+        Case(patterns: ["d-MMM-yy"], text: "1-Jan-2010", expected: nil),
+        // ISO 8601 is always tried last: offsets, fractions, no zone → the field's zone.
+        Case(patterns: ["d-MMM-yy"], text: "2010-03-26T04:00:00Z", expected: 291_268_800),
+        Case(patterns: [], text: "2010-03-26T00:00:00-04:00", expected: 291_268_800),
+        Case(patterns: [], text: "2010-03-26T09:30:00+05:30", expected: 291_268_800),
+        Case(patterns: [], text: "2010-03-26T04:00:00+0000", expected: 291_268_800),
+        Case(patterns: [], text: "2010-03-26T00:00:00.250Z", expected: 291_254_400.25),
+        Case(patterns: [], zone: "America/New_York", text: "2010-03-26T00:00:00", expected: 291_268_800),
+        Case(patterns: [], zone: "America/New_York", text: "2010-03-26", expected: 291_268_800),
+        Case(patterns: [], text: "2010-03-26 00:00", expected: 291_254_400),
+        Case(patterns: [], text: "2010-3-26", expected: nil),
+        // Unix seconds and milliseconds only when configured; reference seconds as is.
+        Case(patterns: ["unix"], text: "1269561600", expected: 291_254_400),
+        Case(patterns: ["unix"], text: "-1", expected: -978_307_201),
+        Case(patterns: ["unixMilliseconds"], text: "1269561600500", expected: 291_254_400.5),
+        Case(patterns: [], text: "1269561600", expected: nil),
+        Case(patterns: ["reference"], text: "291254400", expected: 291_254_400),
+    ]
+
+    @Test(arguments: cases)
+    func parses(_ example: Case) throws {
+        let parser = try DateParser(example.patterns.map(DateInput.init(name:)), timeZone: example.zone, pivot: example.pivot)
+        #expect(parser.secondsSinceReference(parsing: example.text) == example.expected)
+    }
+
+    static let numbers: [(input: String, value: FieldValue, expected: Double)] = [
+        ("unix", .integer(1_269_561_600), 291_254_400),
+        ("unix", .real(1_269_561_600.25), 291_254_400.25),
+        ("unixMilliseconds", .integer(1_269_561_600_000), 291_254_400),
+        ("unixMilliseconds", .integer(-1000), -978_307_201),
+        ("reference", .integer(-86_400), -86_400),
+        ("reference", .real(291_254_400.5), 291_254_400.5),
+    ]
+
+    @Test(arguments: numbers)
+    func takesNumbersOnlyWhenConfigured(_ example: (input: String, value: FieldValue, expected: Double)) throws {
+        let parser = try DateParser([.pattern("d-MMM-yy"), DateInput(name: example.input)])
+        #expect(try parser.secondsSinceReference(example.value) == example.expected)
+        let patternsOnly = try DateParser([.pattern("d-MMM-yy")])
+        let failure = #expect(throws: CoercionFailure.self) { try patternsOnly.secondsSinceReference(example.value) }
+        #expect(failure?.message.hasSuffix(" is not a date matching \"d-MMM-yy\"") == true)
+    }
+
+    @Test func everyMonthNameFullAndShortInAnyCase() throws {
+        let parser = try DateParser([.pattern("d MMMM yyyy")])
+        let iso = try DateParser()
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                     "October", "November", "December"]
+        for (index, name) in names.enumerated() {
+            let expected = try #require(iso.secondsSinceReference(parsing: "2010-\(index < 9 ? "0" : "")\(index + 1)-15"))
+            for spelling in [name, String(name.prefix(3)), name.uppercased(), name.lowercased()] {
+                #expect(parser.secondsSinceReference(parsing: "15 \(spelling) 2010") == expected, "\(spelling)")
+            }
+        }
+        #expect(parser.secondsSinceReference(parsing: "15 Sept 2010") == iso.secondsSinceReference(parsing: "2010-09-15"))
+        #expect(parser.secondsSinceReference(parsing: "15 Mai 2010") == nil)
+    }
+
+    /// Seeded random dates from year 1 to 9999: formatting by hand and parsing back gives the same instant.
+    @Test func randomRoundTripsAgainstCivilArithmetic() throws {
+        var generator = SplitMix64(seed: 20_100_326)
+        let parser = try DateParser([.pattern("yyyy-MM-dd HH:mm:ss")])
+        for _ in 0..<2000 {
+            let seconds = Int64.random(in: -63_113_904_000...252_423_993_599, using: &generator)
+            let text = SplitMix64.format(seconds)
+            #expect(parser.secondsSinceReference(parsing: text) == Double(seconds), "\(text)")
+        }
+    }
+
+    static let setupErrors: [(inputs: [String], zone: String, pivot: Int, message: String)] = [
+        (["yyyy-QQ"], "UTC", 1950, "date pattern \"yyyy-QQ\" uses the letter 'Q', which CoreSeed does not parse (quote literal text: 'T')"),
+        (["HH:mm"], "UTC", 1950, "date pattern \"HH:mm\" has no year (y, yy or yyyy)"),
+        (["yyyy-MM-dd'T"], "UTC", 1950, "date pattern \"yyyy-MM-dd'T\" has an unclosed quote"),
+        (["d-MMMMM-yy"], "UTC", 1950, "date pattern \"d-MMMMM-yy\" uses narrow month names (MMMMM), which cannot be parsed"),
+        (["d-MMM-yy"], "Mars/Olympus", 1950, "unknown time zone \"Mars/Olympus\""),
+        (["d-MMM-yy"], "UTC", 70, "two-digit-year pivot 70 is not a four-digit year such as 1950 (00…49 → 2000…2049, 50…99 → 1950…1999)"),
+    ]
+
+    @Test(arguments: setupErrors)
+    func refusesBadConfiguration(_ example: (inputs: [String], zone: String, pivot: Int, message: String)) {
+        #expect(throws: CoercionSetupError(example.message)) {
+            try DateParser(example.inputs.map(DateInput.init(name:)), timeZone: example.zone, pivot: example.pivot)
+        }
+    }
+}
+
+/// A small seeded generator so random tests repeat exactly.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` (UTC) for seconds since 2001, by Hinnant's `civil_from_days`.
+    static func format(_ secondsSince2001: Int64) -> String {
+        let unix = secondsSince2001 + 978_307_200
+        var days = unix / 86_400
+        var rest = unix % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))"
+    }
+}
