@@ -3,7 +3,7 @@ import Foundation
 
 /// Dispatches to commands and turns every error into a diagnostic and an exit status.
 enum CommandLineTool {
-    static var commands: [any Command.Type] { [] }
+    static var commands: [any Command.Type] { [PreviewCommand.self] }
 
     static var overview: String {
         var text = "coreseed: build Core Data SQLite stores from legacy data.\n\nUsage: coreseed <command> [options]\n\nCommands:\n"
