@@ -50,7 +50,7 @@ extension ReaderError.Reason {
         case .noSuchTable(let name, _): return "no table or view named '\(name)'"
         case .queryNotReadOnly: return "the query would modify the database"
         case .sqlite(let sqlite): return "SQLite error: \(sqlite)"
-        case .xmlSyntax(let text): return "XML: \(text)"
+        case .xmlSyntax(let text): return "XML error: \(text)"
         case .xmlEntitiesDeclared: return "the document declares entities, which are not expanded"
         case .xmlTooDeep(let limit): return "elements nested deeper than \(limit) levels"
         case let .xmlUnsupportedPath(field, path): return "field '\(field)': unsupported path '\(path)'"
