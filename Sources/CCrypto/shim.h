@@ -1,4 +1,5 @@
 #ifndef CORESEED_CCRYPTO_SHIM_H
 #define CORESEED_CCRYPTO_SHIM_H
 #include <openssl/sha.h>
+#include <openssl/evp.h>
 #endif

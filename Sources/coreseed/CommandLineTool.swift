@@ -5,6 +5,8 @@ import Foundation
 enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
+            BuildCommand.self,
+            PreviewCommand.self,
             SchemaCommand.self,
             HashesCommand.self,
             VerifyCommand.self,

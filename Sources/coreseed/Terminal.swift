@@ -13,3 +13,11 @@ enum Terminal {
     /// True when stderr is a terminal (progress lines, colour).
     static var stderrIsTTY: Bool { isatty(2) == 1 }
 }
+
+extension Terminal {
+    /// Rewrites the progress line on stderr (a TTY only); nil clears it.
+    static func progress(_ line: String?) {
+        let text = line.map { "\r\u{1B}[K\($0)" } ?? "\r\u{1B}[K"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -61,3 +61,21 @@ extension String {
         return copy.withUTF8(body)
     }
 }
+
+extension ASCII {
+    /// `text` without leading and trailing ASCII spaces; returns `text` itself when there are none.
+    static func trimmedSpaces(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            let trimmed = trimmed(bytes)
+            if trimmed.count == bytes.count { return nil }
+            return String(decoding: trimmed, as: UTF8.self)
+        } ?? text
+    }
+
+    /// A field or attribute name folded for loose matching: ASCII letters and digits only, lower-cased
+    /// (`close_date`, `closeDate` and `Close Date` all become `closedate`).
+    static func foldedName(_ name: String) -> String {
+        String(decoding: name.utf8.filter { isLetter($0) || isDigit($0) }.map(lowercased), as: UTF8.self)
+    }
+}

@@ -19,6 +19,12 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case tooLong(Int)
         /// `cannot be stored in <expected>` (Undefined, ObjectID, Composite attributes).
         case unsupported
+        /// `matches no <expected> key` (a relationship key with no destination row).
+        case unresolvedKey
+        /// `repeats a <expected> key first seen at <location>`.
+        case duplicateKey(firstSeen: String)
+        /// `leaves the non-optional <expected> attribute empty`.
+        case required
     }
 
     let reason: Reason
@@ -31,6 +37,21 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         self.reason = reason
         self.expected = expected
         self.value = value
+    }
+
+    /// A relationship key that matches no row of `destination`.
+    static func unresolvedKey(_ key: String, destination: String) -> CoercionFailure {
+        CoercionFailure(.unresolvedKey, expected: destination, seen: .text(key))
+    }
+
+    /// A key already used by an earlier record of `entity`.
+    static func duplicateKey(_ key: String, entity: String, firstSeen: String) -> CoercionFailure {
+        CoercionFailure(.duplicateKey(firstSeen: firstSeen), expected: entity, seen: .text(key))
+    }
+
+    /// No value for a non-optional attribute of type `type`.
+    static func required(_ seen: FieldValue, type: AttributeType) -> CoercionFailure {
+        CoercionFailure(.required, expected: type.rawValue, seen: seen)
     }
 
     init(_ reason: Reason, expected: String, seen: FieldValue) {
@@ -59,6 +80,12 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) is longer than the model's maximum length \(length)"
         case .unsupported:
             return "\(subject) cannot be stored in \(CoercionFailure.article(expected)) \(expected) attribute"
+        case .unresolvedKey:
+            return "\(subject) matches no \(expected) key"
+        case .duplicateKey(let firstSeen):
+            return "\(subject) repeats \(CoercionFailure.article(expected)) \(expected) key first seen at \(firstSeen)"
+        case .required:
+            return "\(subject) leaves the non-optional \(expected) attribute empty"
         }
     }
 

@@ -27,6 +27,9 @@ public final class SQLiteStatement {
     /// Number of result columns.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// True when running the statement cannot change the database (`sqlite3_stmt_readonly`).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
     /// The name of result column `index` (0-based).
     public func columnName(at index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""

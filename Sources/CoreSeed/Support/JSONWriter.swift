@@ -24,6 +24,16 @@ public struct JSONWriter {
         text += "}"
     }
 
+    /// Writes `[ … ]`, with `body` adding its elements (each with `raw`, `object` or `array`).
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        separator()
+        text += "["
+        needsComma.append(false)
+        body(&self)
+        needsComma.removeLast()
+        text += "]"
+    }
+
     /// Writes `"key": ` and then `value`.
     public mutating func key(_ key: String) {
         separator()

@@ -1,0 +1,76 @@
+/// What a build did: rows per entity, every rejected value with its location, where the store went.
+public struct BuildReport: Sendable {
+    public struct EntityCount: Sendable, Equatable {
+        public let name: String
+        /// Rows written (or, in a dry run, that would be written).
+        public var rows: Int
+        /// Records dropped: rejected values, duplicate keys.
+        public var rejected: Int
+    }
+
+    public var entities: [EntityCount] = []
+    /// Join-table rows written, per join table.
+    public var joinRows: [String: Int] = [:]
+    /// Every rejected value (with `--max-errors`), in the order found.
+    public var rejected: [MappingError] = []
+    /// The store written; nil in a dry run.
+    public var output: String?
+    public var seconds: Double = 0
+
+    public var totalRows: Int { entities.reduce(0) { $0 + $1.rows } }
+
+    /// The report as JSON (`--report FILE`).
+    public var json: String {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.field("output", output)
+            json.field("seconds", { $0.raw(String(format3(seconds))) })
+            json.field("rows", totalRows)
+            json.field("entities") { json in
+                json.object { json in
+                    for entity in entities {
+                        json.field(entity.name) { json in
+                            json.object { json in
+                                json.field("rows", entity.rows)
+                                json.field("rejected", entity.rejected)
+                            }
+                        }
+                    }
+                }
+            }
+            json.field("joinTables") { json in
+                json.object { json in
+                    for (name, count) in joinRows.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
+                }
+            }
+            json.field("rejectedValues") { json in
+                json.array { json in
+                    for error in rejected {
+                        json.object { item in
+                            item.field("location", error.location.description)
+                            item.field("entity", error.entity)
+                            item.field("attribute", error.attribute)
+                            item.field("field", error.field)
+                            item.field("message", error.message)
+                        }
+                    }
+                }
+            }
+        }
+        return writer.text
+    }
+
+    private func format3(_ value: Double) -> String {
+        let scaled = (value * 1000).rounded() / 1000
+        return String(scaled)
+    }
+}
+
+/// A build that failed: every problem found (one line each), and the report so far.
+public struct BuildFailure: Error, Diagnosable {
+    public let problems: [any Diagnosable & Sendable]
+    public let report: BuildReport
+
+    public var diagnosticLines: [String] { problems.flatMap(\.diagnosticLines) }
+    public var exitCode: Int32 { problems.first?.exitCode ?? 1 }
+}

@@ -1,0 +1,53 @@
+/// What the first pass learns about one seeded entity, and what resolution adds.
+struct EntityState {
+    /// Records read, over all the entity's sources.
+    var count = 0
+    /// `Z_PK` per record ordinal; 0 for a record that gets no row (rejected, duplicate).
+    var primaryKeys: [Int64] = []
+    /// Whether each record becomes a row (before primary keys are assigned).
+    var kept: [Bool] = []
+    var rejected = 0
+    /// Natural key → record ordinal.
+    var keyIndex: [String: Int32] = [:]
+    /// Per field link: the destination keys each record names.
+    var linkKeys: [LinkKeys] = []
+    /// Per to-one slot: destination `Z_PK` (0 = NULL), destination entity number, order key.
+    var toOneKeys: [[Int64]] = []
+    var toOneEntities: [[Int32]] = []
+    var toOneOrders: [[Int64]] = []
+    /// Unresolved relationship keys, reported when the record is read again (with its location).
+    var unresolved: [Int32: [(link: Int, key: String)]] = [:]
+}
+
+/// Destination keys per record, flattened: record `i`'s keys are `keys[starts[i]..<starts[i+1]]`.
+struct LinkKeys {
+    private(set) var keys: [String] = []
+    private(set) var starts: [Int32] = [0]
+
+    mutating func append(_ recordKeys: [String]) {
+        keys += recordKeys
+        starts.append(Int32(keys.count))
+    }
+
+    mutating func append(single key: String?) {
+        if let key { keys.append(key) }
+        starts.append(Int32(keys.count))
+    }
+
+    func keys(of ordinal: Int) -> ArraySlice<String> {
+        keys[Int(starts[ordinal])..<Int(starts[ordinal + 1])]
+    }
+}
+
+/// One row of a join table.
+struct JoinRow: Hashable {
+    let first: Int64
+    let second: Int64
+    var orders: [Int64]
+
+    static func == (lhs: JoinRow, rhs: JoinRow) -> Bool { lhs.first == rhs.first && lhs.second == rhs.second }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(first)
+        hasher.combine(second)
+    }
+}

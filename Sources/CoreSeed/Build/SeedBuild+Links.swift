@@ -1,0 +1,146 @@
+/// Relationship resolution: natural keys → `Z_PK`s, both sides of every relationship.
+extension SeedBuild {
+    /// A row found by key: which seeded entity, which record.
+    struct Target {
+        let entity: Int
+        let ordinal: Int
+    }
+
+    /// The row of `destination` (or one of its sub-entities) whose key is `key`.
+    func lookup(_ destination: String, _ key: String) -> Target? {
+        for index in candidates(for: destination) {
+            if let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 {
+                return Target(entity: index, ordinal: Int(ordinal))
+            }
+        }
+        return nil
+    }
+
+    /// Seeded entities whose rows are `destination` rows: itself and its sub-entities.
+    func candidates(for destination: String) -> [Int] {
+        if let cached = candidateCache[destination] { return cached }
+        let graph = EntityGraph(model: plan.model)
+        let result = plan.entities.indices.filter { graph.lineage(plan.entities[$0].name).contains { $0.name == destination } }
+        candidateCache[destination] = result
+        return result
+    }
+
+    /// Resolves every field link (keys gathered in the first pass).
+    func resolveLinks() throws {
+        let graph = EntityGraph(model: plan.model)
+        for (index, entity) in plan.entities.enumerated() {
+            for (linkIndex, link) in entity.fieldLinks.enumerated() {
+                let relationship = link.relationship
+                let inverse = graph.inverse(of: relationship, in: entity.name)
+                let keys = states[index].linkKeys[linkIndex]
+                for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
+                    for (position, key) in keys.keys(of: ordinal).enumerated() {
+                        guard let target = lookup(relationship.destinationEntity, key) else {
+                            if link.onUnresolved == .error {
+                                states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, key))
+                            }
+                            continue
+                        }
+                        try self.link(from: Target(entity: index, ordinal: ordinal), to: target, relationship: relationship,
+                                 inverse: inverse, position: position)
+                    }
+                }
+            }
+            states[index].linkKeys = []  // no longer needed: free the memory before the second pass
+        }
+    }
+
+    /// Records one link in the to-one columns of either side, or as a join row.
+    func link(from source: Target, to target: Target, relationship: Relationship, inverse: Relationship?, position: Int) throws {
+        let sourceEntity = plan.entities[source.entity], targetEntity = plan.entities[target.entity]
+        let sourceKey = states[source.entity].primaryKeys[source.ordinal]
+        let targetKey = states[target.entity].primaryKeys[target.ordinal]
+        if !relationship.isToMany {
+            let slot = sourceEntity.toOneSlots.firstIndex(of: relationship.name)!
+            states[source.entity].toOneKeys[slot][source.ordinal] = targetKey
+            states[source.entity].toOneEntities[slot][source.ordinal] = Int32(targetEntity.number)
+            if let inverse, inverse.isToMany, inverse.isOrdered {
+                states[source.entity].toOneOrders[slot][source.ordinal] = nextOrder("\(target.entity).\(inverse.name)", targetKey)
+            }
+            if let inverse, !inverse.isToMany, let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) {
+                states[target.entity].toOneKeys[inverseSlot][target.ordinal] = sourceKey
+                states[target.entity].toOneEntities[inverseSlot][target.ordinal] = Int32(sourceEntity.number)
+            }
+            return
+        }
+        guard let inverse else { return }
+        if !inverse.isToMany {
+            // One-to-many given from the to-many side: the key lives on the destination's to-one.
+            guard let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) else { return }
+            states[target.entity].toOneKeys[inverseSlot][target.ordinal] = sourceKey
+            states[target.entity].toOneEntities[inverseSlot][target.ordinal] = Int32(sourceEntity.number)
+            if relationship.isOrdered { states[target.entity].toOneOrders[inverseSlot][target.ordinal] = Int64(position + 1) }
+            return
+        }
+        // Many-to-many: a join row; A (the join table's first entity) may be either side.
+        let graph = EntityGraph(model: plan.model)
+        guard let owner = graph.relationship(relationship.name, from: sourceEntity.name)?.owner.name,
+              let join = plan.layout.joinTables.first(where: {
+                  ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
+                      || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
+              }) else { return }
+        let sourceIsFirst = join.firstEntity == owner && join.firstRelationship == relationship.name
+        // The key column named after `relationship` is the second one when the source is the first entity.
+        let relationshipColumn = sourceIsFirst ? join.secondColumn : join.firstColumn
+        var orders: [Int64] = []
+        for order in join.orderColumns {
+            orders.append(order.orderedColumn == relationshipColumn
+                          ? Int64(position + 1)
+                          : nextOrder("\(join.name).\(order.name)", targetKey))
+        }
+        let row = JoinRow(first: sourceIsFirst ? sourceKey : targetKey, second: sourceIsFirst ? targetKey : sourceKey, orders: orders)
+        if joinSeen[join.name, default: []].insert(row).inserted {
+            joinRows[join.name, default: []].append(row)
+        }
+    }
+
+    /// The next 1-based position in the ordered relationship `scope` of the row with key `key`.
+    func nextOrder(_ scope: String, _ key: Int64) -> Int64 {
+        let next = (orderCounters[scope]?[key] ?? 0) + 1
+        orderCounters[scope, default: [:]][key] = next
+        return next
+    }
+
+    /// Reads each join source: every record links the row keyed by its `key` fields to the
+    /// destination keyed by its `destinationKey` fields, in record order.
+    func readJoinSources() throws {
+        let graph = EntityGraph(model: plan.model)
+        for link in plan.joinLinks {
+            guard let entityIndex = plan.entities.firstIndex(where: { $0.name == link.entity }) else { continue }
+            let inverse = graph.inverse(of: link.relationship, in: link.entity)
+            var positions: [Int64: Int] = [:]
+            let reader = try link.spec.openReader(relativeTo: specDirectory)
+            while let record = try reader.next() {
+                let sourceKey = NaturalKey.key(record.values, at: link.keyFields)
+                let targetKey = NaturalKey.key(record.values, at: link.destinationKeyFields)
+                guard let sourceKey, let source = lookup(link.entity, sourceKey) else {
+                    if link.onUnresolved == .error {
+                        try reject(mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
+                                                attribute: link.relationship.name,
+                                                failure: .unresolvedKey(sourceKey.map(NaturalKey.display) ?? "", destination: link.entity)))
+                    }
+                    continue
+                }
+                guard let targetKey, let target = lookup(link.relationship.destinationEntity, targetKey) else {
+                    if link.onUnresolved == .error {
+                        try reject(mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
+                                                entity: link.entity, attribute: link.relationship.name,
+                                                failure: .unresolvedKey(targetKey.map(NaturalKey.display) ?? "",
+                                                                        destination: link.relationship.destinationEntity)))
+                    }
+                    continue
+                }
+                _ = entityIndex
+                let key = states[source.entity].primaryKeys[source.ordinal]
+                let position = positions[key, default: 0]
+                positions[key] = position + 1
+                try self.link(from: source, to: target, relationship: link.relationship, inverse: inverse, position: position)
+            }
+        }
+    }
+}

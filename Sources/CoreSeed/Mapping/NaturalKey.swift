@@ -1,0 +1,48 @@
+/// Natural keys: the canonical text a key's field values compare by, so that the integer 35216 from a
+/// SQLite column and the text "35216" from a CSV name the same row.
+enum NaturalKey {
+    /// Joins the parts of a compound key; a control character that real keys do not contain.
+    static let separator: Character = "\u{1F}"
+
+    /// The canonical text of one value, or nil when it is NULL or blank (no key).
+    static func part(_ value: FieldValue) -> String? {
+        switch value {
+        case .null: return nil
+        case .integer(let number): return String(number)
+        case .real(let number):
+            if number.isFinite, number == number.rounded(), abs(number) < 9.0e15 { return String(Int64(number)) }
+            return String(number)
+        case .text(let text):
+            let trimmed = ASCII.trimmedSpaces(text)
+            return trimmed.isEmpty ? nil : trimmed
+        case .blob(let bytes): return bytes.isEmpty ? nil : bytes.map { String($0, radix: 16) }.joined()
+        case .list(let values): return values.count == 1 ? part(values[0]) : nil
+        }
+    }
+
+    /// The key of a record from the values at `indexes`, or nil when any part is missing.
+    static func key(_ values: [FieldValue], at indexes: [Int]) -> String? {
+        if indexes.count == 1 { return part(values[indexes[0]]) }
+        var parts: [String] = []
+        for index in indexes {
+            guard let text = part(values[index]) else { return nil }
+            parts.append(text)
+        }
+        return parts.joined(separator: String(separator))
+    }
+
+    /// Every key a relationship field holds: a list's elements, text split by `separator`, or one value.
+    static func keys(_ value: FieldValue, separator: String?) -> [String] {
+        switch value {
+        case .list(let values): return values.compactMap(part)
+        case .text(let text) where separator != nil && !separator!.isEmpty:
+            return text.components(separatedBy: separator!).compactMap { part(.text($0)) }
+        default: return part(value).map { [$0] } ?? []
+        }
+    }
+
+    /// How a key appears in messages (compound parts joined by " / ").
+    static func display(_ key: String) -> String {
+        key.split(separator: separator, omittingEmptySubsequences: false).joined(separator: " / ")
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+extension SeedPlan {
+    /// Resolves `spec` against `model` (restricted to `configuration`): every entity, attribute,
+    /// relationship, source and field it names must exist. Opens each source once to learn its fields.
+    init(spec: SeedSpec, model: Model, configuration: String?, framework: FrameworkVersion) throws {
+        let layout: StoreLayout
+        do {
+            layout = try StoreLayout(model: model, configuration: configuration, framework: framework)
+        } catch {
+            throw SpecError(path: spec.directory.path, message: error.message)
+        }
+        let graph = EntityGraph(model: model)
+        var resolver = PlanResolver(spec: spec, model: model, layout: layout, graph: graph)
+        var plans: [EntityPlan] = []
+        for name in spec.entities.keys.sorted(by: { (layout.entity(named: $0)?.number ?? .max, $0) < (layout.entity(named: $1)?.number ?? .max, $1) }) {
+            plans.append(try resolver.entityPlan(name))
+        }
+        try resolver.addForeignKeyLinks(into: &plans)
+        self.init(spec: spec, model: model, layout: layout, entities: plans, joinLinks: resolver.joinLinks)
+    }
+}
+
+/// Resolves one spec; holds the caches and the join links found on the way.
+private struct PlanResolver {
+    let spec: SeedSpec
+    let model: Model
+    let layout: StoreLayout
+    let graph: EntityGraph
+    var fieldNameCache: [String: [String]] = [:]
+    var joinLinks: [JoinLink] = []
+
+    init(spec: SeedSpec, model: Model, layout: StoreLayout, graph: EntityGraph) {
+        self.spec = spec
+        self.model = model
+        self.layout = layout
+        self.graph = graph
+    }
+
+    func fail(_ message: String) -> SpecError { SpecError(path: specPath, message: message) }
+    var specPath: String { spec.directory.path }
+
+    /// The field names of source `name`, read from its header, columns or field list.
+    mutating func fieldNames(of name: String, for context: String) throws -> (SourceSpec, [String]) {
+        guard let source = spec.sources[name] else {
+            throw fail("\(context): no source '\(name)' (sources: \(spec.sources.keys.sorted().joined(separator: ", ")))")
+        }
+        if let cached = fieldNameCache[name] { return (source, cached) }
+        let names = try source.openReader(relativeTo: spec.directory.path).fieldNames
+        fieldNameCache[name] = names
+        return (source, names)
+    }
+
+    func fieldIndex(_ field: String, in names: [String], source: String, context: String) throws -> Int {
+        guard let index = names.firstIndex(of: field) else {
+            throw fail("\(context): source '\(source)' has no field '\(field)' (fields: \(names.joined(separator: ", ")))")
+        }
+        return index
+    }
+
+    mutating func entityPlan(_ name: String) throws -> EntityPlan {
+        let context = "entities.\(name)"
+        guard let entitySpec = spec.entities[name] else { preconditionFailure("entity \(name) not in spec") }
+        guard let info = layout.entity(named: name), let entity = model.entity(named: name) else {
+            throw fail("\(context): the model has no entity '\(name)'")
+        }
+        guard info.isInConfiguration, let table = layout.table(forEntity: name) else {
+            throw fail("\(context): entity '\(name)' is not in configuration '\(spec.configuration ?? "")'")
+        }
+        guard !entity.isAbstract else { throw fail("\(context): entity '\(name)' is abstract and cannot have rows") }
+        guard !entitySpec.from.isEmpty else { throw fail("\(context): 'from' names no source") }
+        let lineage = Set(graph.lineage(name).map(\.name))
+
+        // Every attribute and relationship the spec names must exist in the entity's lineage.
+        for attribute in entitySpec.attributes.keys.sorted() {
+            guard let found = graph.lineage(name).lazy.compactMap({ $0.attribute(named: attribute) }).first, !found.isTransient else {
+                throw fail("\(context).attributes: '\(name)' has no stored attribute '\(attribute)'")
+            }
+        }
+        var toOneSlots: [String] = []
+        for column in table.columns {
+            if case .toOne(let owner, let relationship, _) = column.role, lineage.contains(owner) { toOneSlots.append(relationship) }
+        }
+        var fieldLinks: [FieldLink] = []
+        for relationshipName in entitySpec.relationships.keys.sorted() {
+            let relationshipSpec = entitySpec.relationships[relationshipName]!
+            let linkContext = "\(context).relationships.\(relationshipName)"
+            guard let (_, relationship) = graph.relationship(relationshipName, from: name), !relationship.isTransient else {
+                throw fail("\(linkContext): '\(name)' has no relationship '\(relationshipName)'")
+            }
+            if relationshipSpec.foreignKey != nil {
+                guard relationship.isToMany, let inverse = graph.inverse(of: relationship, in: name), !inverse.isToMany else {
+                    throw fail("\(linkContext): 'foreignKey' needs a to-many relationship whose inverse is to-one")
+                }
+                continue  // becomes a field link on the destination (addForeignKeyLinks)
+            }
+            guard let keys = relationshipSpec.key, !keys.isEmpty else {
+                throw fail("\(linkContext): give 'key' (the field holding the destination's key), 'foreignKey', or 'from' with 'key' and 'destinationKey'")
+            }
+            if let joinSource = relationshipSpec.from {
+                guard let destinationKeys = relationshipSpec.destinationKey, !destinationKeys.isEmpty else {
+                    throw fail("\(linkContext): a join source needs 'destinationKey'")
+                }
+                let (source, names) = try fieldNames(of: joinSource, for: linkContext)
+                var keyFields: [Int] = [], destinationFields: [Int] = []
+                for key in keys { keyFields.append(try fieldIndex(key, in: names, source: joinSource, context: linkContext)) }
+                for key in destinationKeys { destinationFields.append(try fieldIndex(key, in: names, source: joinSource, context: linkContext)) }
+                joinLinks.append(JoinLink(
+                    entity: name, relationship: relationship, sourceName: joinSource, spec: source, keyFields: keyFields,
+                    destinationKeyFields: destinationFields, keyFieldName: keys.joined(separator: "+"),
+                    destinationKeyFieldName: destinationKeys.joined(separator: "+"), onUnresolved: relationshipSpec.onUnresolved))
+                continue
+            }
+            fieldLinks.append(FieldLink(entity: name, relationship: relationship, fieldName: keys.joined(separator: "+"),
+                                        separator: relationshipSpec.separator, onUnresolved: relationshipSpec.onUnresolved))
+        }
+
+        var sources: [SourcePlan] = []
+        for sourceName in entitySpec.from {
+            let (source, names) = try fieldNames(of: sourceName, for: "\(context).from")
+            var fills: [ColumnFill] = []
+            for column in table.columns {
+                fills.append(try fill(for: column, entity: entity, lineage: lineage, spec: entitySpec, slots: toOneSlots,
+                                      source: sourceName, names: names, context: context))
+            }
+            let keyFields = try keyFieldNames(entity: entity, spec: entitySpec, names: names, context: context)
+                .map { field in try fieldIndex(field, in: names, source: sourceName, context: "\(context).key") }
+            var linkFields: [[Int]] = []
+            for link in fieldLinks {
+                let keys = entitySpec.relationships[link.relationship.name]!.key!
+                linkFields.append(try keys.map { key in
+                    try fieldIndex(key, in: names, source: sourceName, context: "\(context).relationships.\(link.relationship.name)")
+                })
+            }
+            sources.append(SourcePlan(name: sourceName, spec: source, fieldNames: names, fills: fills,
+                                      keyFields: keyFields, linkFields: linkFields))
+        }
+        let keyNames = try keyFieldNames(entity: entity, spec: entitySpec, names: sources[0].fieldNames, context: context)
+        return EntityPlan(name: name, number: info.number, rootName: info.rootName, table: table, sources: sources,
+                          duplicatePolicy: entitySpec.onDuplicateKey,
+                          keyFieldName: keyNames.isEmpty ? nil : keyNames.joined(separator: "+"),
+                          toOneSlots: toOneSlots, fieldLinks: fieldLinks)
+    }
+
+    /// The key fields: the spec's `key`, else the field of the attribute that MagicalRecord's
+    /// `relatedByAttribute` or Groot's `identityAttributes` names in the model's userInfo.
+    func keyFieldNames(entity: Entity, spec entitySpec: EntitySpec, names: [String], context: String) throws -> [String] {
+        if let key = entitySpec.key { return key }
+        for candidate in graph.lineage(entity.name) {
+            guard let attributeName = candidate.userInfo["relatedByAttribute"] ?? candidate.userInfo["identityAttributes"] else { continue }
+            let attributes = attributeName.split(separator: ",").map { ASCII.trimmedSpaces(String($0)) }
+            return try attributes.map { attributeName in
+                guard let attribute = graph.lineage(entity.name).lazy.compactMap({ $0.attribute(named: attributeName) }).first else {
+                    throw fail("\(context): userInfo names key attribute '\(attributeName)', which '\(entity.name)' does not have")
+                }
+                guard let field = fieldName(for: attribute, spec: entitySpec.attributes[attribute.name], names: names) else {
+                    throw fail("\(context): no field feeds the key attribute '\(attribute.name)'")
+                }
+                return field
+            }
+        }
+        return []
+    }
+
+    /// The field feeding `attribute`: the spec's, else a userInfo annotation (MagicalRecord
+    /// `mappedKeyName`, Groot `JSONKeyPath`) naming an existing field, else a field whose folded name matches.
+    func fieldName(for attribute: Attribute, spec attributeSpec: AttributeSpec?, names: [String]) -> String? {
+        if let field = attributeSpec?.field { return field }
+        if attributeSpec?.value != nil { return nil }
+        for key in ["mappedKeyName", "JSONKeyPath"] {
+            if let field = attribute.userInfo[key], names.contains(field) { return field }
+        }
+        let folded = ASCII.foldedName(attribute.name)
+        return names.first { ASCII.foldedName($0) == folded }
+    }
+
+    func fill(for column: StoreLayout.Column, entity: Entity, lineage: Set<String>, spec entitySpec: EntitySpec,
+              slots: [String], source: String, names: [String], context: String) throws -> ColumnFill {
+        switch column.role {
+        case .primaryKey: return .primaryKey
+        case .entity: return .entityNumber
+        case .optimisticLock: return .optimisticLock
+        case .compositeElement: return .null
+        case .toOne(let owner, let relationship, _):
+            return lineage.contains(owner) ? .toOne(slot: slots.firstIndex(of: relationship)!) : .null
+        case .toOneEntity(let owner, let relationship):
+            return lineage.contains(owner) ? .toOneEntity(slot: slots.firstIndex(of: relationship)!) : .null
+        case .toOneOrder(let owner, let relationship):
+            return lineage.contains(owner) ? .toOneOrder(slot: slots.firstIndex(of: relationship)!) : .null
+        case .attribute(let owner, let attributeName, _):
+            guard lineage.contains(owner), let attribute = graph.entity(owner)?.attribute(named: attributeName) else { return .null }
+            let attributeSpec = entitySpec.attributes[attributeName]
+            let attributeContext = "\(context).attributes.\(attributeName)"
+            var fieldIndex: Int? = nil
+            let field = fieldName(for: attribute, spec: attributeSpec, names: names)
+            if let field {
+                fieldIndex = try self.fieldIndex(field, in: names, source: source, context: attributeContext)
+            }
+            var inputs = (attributeSpec?.date ?? attribute.userInfo["dateFormat"].map { [$0] } ?? []).map(DateInput.init(name:))
+            if attribute.type != .date { inputs = [] }
+            let coercer: ValueCoercer
+            do {
+                let parser = try DateParser(inputs, timeZone: attributeSpec?.timeZone ?? spec.timeZone ?? "UTC",
+                                            pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot)
+                let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
+                                              emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false)
+                coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser)
+            } catch {
+                throw fail("\(attributeContext): \(error.message)")
+            }
+            let defaultText = attributeSpec?.defaultValue ?? attribute.defaultValueString
+            return .attribute(AttributeFill(
+                attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
+                constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) }))
+        }
+    }
+
+    /// `foreignKey` on a to-many: each destination record's field holds this entity's key, which is
+    /// the inverse to-one's key on the destination. Adds that link to every seeded plan of the destination.
+    func addForeignKeyLinks(into plans: inout [EntityPlan]) throws {
+        for (name, entitySpec) in spec.entities {
+            for (relationshipName, relationshipSpec) in entitySpec.relationships {
+                guard let fields = relationshipSpec.foreignKey else { continue }
+                let context = "entities.\(name).relationships.\(relationshipName)"
+                guard let (_, relationship) = graph.relationship(relationshipName, from: name),
+                      let inverse = graph.inverse(of: relationship, in: name) else { continue }
+                let targets = plans.indices.filter { graph.lineage(plans[$0].name).contains { $0.name == relationship.destinationEntity } }
+                guard !targets.isEmpty else {
+                    throw fail("\(context): 'foreignKey' needs rows of '\(relationship.destinationEntity)', which the spec does not seed")
+                }
+                for index in targets {
+                    let plan = plans[index]
+                    var sources: [SourcePlan] = []
+                    for source in plan.sources {
+                        let indexes = try fields.map { try fieldIndex($0, in: source.fieldNames, source: source.name, context: context) }
+                        sources.append(SourcePlan(name: source.name, spec: source.spec, fieldNames: source.fieldNames, fills: source.fills,
+                                                  keyFields: source.keyFields, linkFields: source.linkFields + [indexes]))
+                    }
+                    let link = FieldLink(entity: plan.name, relationship: inverse, fieldName: fields.joined(separator: "+"),
+                                         separator: nil, onUnresolved: relationshipSpec.onUnresolved)
+                    plans[index] = EntityPlan(name: plan.name, number: plan.number, rootName: plan.rootName, table: plan.table,
+                                              sources: sources, duplicatePolicy: plan.duplicatePolicy, keyFieldName: plan.keyFieldName,
+                                              toOneSlots: plan.toOneSlots, fieldLinks: plan.fieldLinks + [link])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// How one column of an entity's table gets its value for each record.
+enum ColumnFill {
+    case primaryKey
+    case entityNumber
+    case optimisticLock
+    /// A column of another entity of the hierarchy: always NULL for this entity's rows.
+    case null
+    case attribute(AttributeFill)
+    /// A to-one key, its destination's entity number, or its order key: from the resolved link `slot`.
+    case toOne(slot: Int)
+    case toOneEntity(slot: Int)
+    case toOneOrder(slot: Int)
+}
+
+/// Where an attribute's value comes from and how it is converted.
+struct AttributeFill {
+    let attribute: Attribute
+    let coercer: ValueCoercer
+    /// Index in the source's `fieldNames`; nil for a constant or a default-only attribute.
+    let fieldIndex: Int?
+    /// The field as the input names it (for messages), or the attribute name.
+    let fieldName: String
+    let constant: FieldValue?
+    /// Used when the field is NULL or blank (the spec's `default`, else the model's default value).
+    let defaultValue: FieldValue?
+}
+
+/// One source feeding an entity: its reader's field names and a fill per table column.
+struct SourcePlan {
+    let name: String
+    let spec: SourceSpec
+    let fieldNames: [String]
+    let fills: [ColumnFill]
+    /// Indexes of the key fields, empty when the entity has no key.
+    let keyFields: [Int]
+    /// For each of the entity's field links: the indexes of its key fields in this source.
+    let linkFields: [[Int]]
+}
+
+/// A relationship whose destination keys come from fields of the entity's own records.
+struct FieldLink {
+    /// The entity whose records carry the keys.
+    let entity: String
+    /// The relationship on that entity (declared on it or inherited).
+    let relationship: Relationship
+    let fieldName: String
+    let separator: String?
+    let onUnresolved: SeedSpec.UnresolvedPolicy
+}
+
+/// A relationship fed by a join source: each record links two keys.
+struct JoinLink {
+    let entity: String
+    let relationship: Relationship
+    let sourceName: String
+    let spec: SourceSpec
+    let keyFields: [Int]
+    let destinationKeyFields: [Int]
+    let keyFieldName: String
+    let destinationKeyFieldName: String
+    let onUnresolved: SeedSpec.UnresolvedPolicy
+}
+
+/// One seeded entity.
+struct EntityPlan {
+    let name: String
+    let number: Int
+    let rootName: String
+    let table: StoreLayout.Table
+    let sources: [SourcePlan]
+    let duplicatePolicy: SeedSpec.DuplicatePolicy
+    let keyFieldName: String?
+    /// The to-one relationships of this entity's lineage that have columns; a slot is an index here.
+    let toOneSlots: [String]
+    /// Relationships fed from this entity's own records.
+    let fieldLinks: [FieldLink]
+
+    var hasKey: Bool { keyFieldName != nil }
+}
+
+/// A seed spec resolved against the model, its layout and the sources' field names: everything the
+/// build needs, checked before any row is read.
+struct SeedPlan {
+    let spec: SeedSpec
+    let model: Model
+    let layout: StoreLayout
+    /// Seeded entities in `Z_ENT` order.
+    let entities: [EntityPlan]
+    let joinLinks: [JoinLink]
+
+    func entity(_ name: String) -> EntityPlan? { entities.first { $0.name == name } }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A spec that cannot be read or does not fit its model: the spec file and what is wrong.
+public struct SpecError: Error, Sendable, Equatable, Diagnosable {
+    public let path: String
+    public let message: String
+    public let exitCode: Int32
+
+    public init(path: String, message: String, exitCode: Int32 = 1) {
+        self.path = path
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var diagnosticLines: [String] { ["\(path): error: \(message)"] }
+}
+
+extension SeedSpec {
+    private struct Document: Decodable {
+        var model: String
+        var modelVersion: String?
+        var configuration: String?
+        var output: String?
+        var mode: SeedSpec.Mode?
+        var frameworkVersion: Int?
+        var timeZone: String?
+        var pivot: Int?
+        var storeUUID: String?
+        var seedVersion: String?
+        var sources: [String: SourceSpec]
+        var entities: [String: EntitySpec]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case model, modelVersion, configuration, output, mode, frameworkVersion, timeZone, pivot
+            case storeUUID, seedVersion, sources, entities
+        }
+
+        init(from decoder: any Decoder) throws {
+            try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "the spec")
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            model = try c.decode(String.self, forKey: .model)
+            modelVersion = try c.decodeIfPresent(String.self, forKey: .modelVersion)
+            configuration = try c.decodeIfPresent(String.self, forKey: .configuration)
+            output = try c.decodeIfPresent(String.self, forKey: .output)
+            mode = try c.decodeIfPresent(SeedSpec.Mode.self, forKey: .mode)
+            frameworkVersion = try c.decodeIfPresent(Int.self, forKey: .frameworkVersion)
+            timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
+            pivot = try c.decodeIfPresent(Int.self, forKey: .pivot)
+            storeUUID = try c.decodeIfPresent(String.self, forKey: .storeUUID)
+            seedVersion = try c.decodeIfPresent(String.self, forKey: .seedVersion)
+            sources = try c.decode([String: SourceSpec].self, forKey: .sources)
+            entities = try c.decodeIfPresent([String: EntitySpec].self, forKey: .entities)
+        }
+    }
+
+    /// Reads and decodes the spec at `path` (JSON5: comments and trailing commas allowed).
+    public static func load(path: String) throws(SpecError) -> SeedSpec {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SpecError(path: path, message: "cannot read the spec file", exitCode: 66)
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes spec JSON; `path` names the file in errors and anchors relative paths.
+    public static func decode(_ data: Data, path: String) throws(SpecError) -> SeedSpec {
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        let document: Document
+        do {
+            document = try decoder.decode(Document.self, from: data)
+        } catch let error as DecodingError {
+            throw SpecError(path: path, message: describe(error))
+        } catch {
+            throw SpecError(path: path, message: "not valid JSON: \(error.localizedDescription)")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        return SeedSpec(
+            model: document.model, modelVersion: document.modelVersion, configuration: document.configuration,
+            output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
+            timeZone: document.timeZone, pivot: document.pivot, storeUUID: document.storeUUID,
+            seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
+            directory: directory)
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func where_(_ path: [any CodingKey]) -> String {
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return text.isEmpty ? "" : "at \(text): "
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(where_(context.codingPath))missing key '\(key.stringValue)'"
+        case .typeMismatch(let type, let context):
+            return "\(where_(context.codingPath))expected \(type == String.self ? "a string" : "\(type)")"
+        case .valueNotFound(_, let context):
+            return "\(where_(context.codingPath))missing value"
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "\(where_(context.codingPath))\(underlying ?? context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// A seed spec: which sources feed which entities of which model, and where the store goes.
+/// JSON with comments and trailing commas (JSON5); paths are relative to the spec file. See docs/SPEC.md.
+public struct SeedSpec: Sendable {
+    /// How `build` treats an existing store at the output path.
+    public enum Mode: String, Sendable, Decodable {
+        /// A new store replaces the output (the default).
+        case replace
+        /// Rows are matched by key: changed ones updated, new ones added, the rest kept.
+        case upsert
+        /// Only rows whose key is not in the store yet are added.
+        case insert
+    }
+
+    /// What to do with a second record carrying a key already seen.
+    public enum DuplicatePolicy: String, Sendable, Decodable {
+        case error, first, last
+    }
+
+    /// What to do with a relationship key that matches no row.
+    public enum UnresolvedPolicy: String, Sendable, Decodable {
+        case error, skip
+    }
+
+    public var model: String
+    public var modelVersion: String?
+    public var configuration: String?
+    public var output: String?
+    public var mode: Mode
+    /// The `NSPersistenceFrameworkVersion` to write and whose SQL form to use.
+    public var frameworkVersion: Int?
+    /// The default time zone of date fields (default UTC).
+    public var timeZone: String?
+    /// The default two-digit-year pivot of date fields.
+    public var pivot: Int?
+    /// A fixed store UUID; by default it derives from the inputs.
+    public var storeUUID: String?
+    /// Recorded in the store's metadata as `CoreSeedVersion`.
+    public var seedVersion: String?
+    public var sources: [String: SourceSpec]
+    public var entities: [String: EntitySpec]
+    /// The folder relative paths are resolved against (the spec file's folder).
+    public var directory: URL
+
+    /// Resolves a path from the spec against its folder.
+    public func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+    }
+}
+
+/// How one entity is fed.
+public struct EntitySpec: Sendable, Decodable {
+    /// Source names, in order; their records become this entity's rows.
+    public var from: [String]
+    /// Field(s) whose values form the natural key.
+    public var key: [String]?
+    public var attributes: [String: AttributeSpec]
+    public var relationships: [String: RelationshipSpec]
+    public var onDuplicateKey: SeedSpec.DuplicatePolicy
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case from, key, attributes, relationships, onDuplicateKey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "an entity")
+        from = try container.decode(OneOrMany.self, forKey: .from).values
+        key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
+        attributes = try container.decodeIfPresent([String: AttributeSpec].self, forKey: .attributes) ?? [:]
+        relationships = try container.decodeIfPresent([String: RelationshipSpec].self, forKey: .relationships) ?? [:]
+        onDuplicateKey = try container.decodeIfPresent(SeedSpec.DuplicatePolicy.self, forKey: .onDuplicateKey) ?? .error
+    }
+}
+
+/// How one attribute gets its value: a field name, or an object with conversion details.
+public struct AttributeSpec: Sendable, Decodable {
+    /// The source field.
+    public var field: String?
+    /// A constant for every row (text, number or boolean), instead of a field.
+    public var value: FieldValue?
+    /// Date inputs tried in order: TR35 patterns, or "iso8601", "unix", "unixMilliseconds", "reference".
+    public var date: [String]?
+    public var timeZone: String?
+    public var pivot: Int?
+    /// Used when the field is missing, NULL or empty (text, converted like a field value).
+    public var defaultValue: String?
+    public var emptyIsNull: Bool?
+    /// Binary from base64 text.
+    public var base64: Bool?
+    /// Integers accept integral reals ("12.0").
+    public var integralReals: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case field, value, date, timeZone, pivot, defaultValue = "default", emptyIsNull, base64, integralReals
+    }
+
+    public init(field: String) {
+        self.field = field
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+            field = name
+            return
+        }
+        try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "an attribute")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        field = try container.decodeIfPresent(String.self, forKey: .field)
+        if container.contains(.value) {
+            if let text = try? container.decode(String.self, forKey: .value) { value = .text(text) }
+            else if let flag = try? container.decode(Bool.self, forKey: .value) { value = .integer(flag ? 1 : 0) }
+            else if let number = try? container.decode(Int64.self, forKey: .value) { value = .integer(number) }
+            else if let number = try? container.decode(Double.self, forKey: .value) { value = .real(number) }
+            else { value = FieldValue.null }
+        }
+        date = try container.decodeIfPresent(OneOrMany.self, forKey: .date)?.values
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        pivot = try container.decodeIfPresent(Int.self, forKey: .pivot)
+        defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+        emptyIsNull = try container.decodeIfPresent(Bool.self, forKey: .emptyIsNull)
+        base64 = try container.decodeIfPresent(Bool.self, forKey: .base64)
+        integralReals = try container.decodeIfPresent(Bool.self, forKey: .integralReals)
+    }
+}
+
+/// How one relationship is resolved, by natural key.
+///
+/// - `"key": FIELD` — this record's FIELD holds the destination's key (to-one; for to-many, a list:
+///   an XML repeated child, or text split by `separator`).
+/// - `"foreignKey": FIELD` (to-many only) — each destination record's FIELD holds this entity's key.
+/// - `"from": SOURCE, "key": FIELD, "destinationKey": FIELD` — a join source: each of its records links
+///   the row whose key is in `key` to the destination whose key is in `destinationKey`, in record order.
+public struct RelationshipSpec: Sendable, Decodable {
+    public var key: [String]?
+    public var foreignKey: [String]?
+    public var from: String?
+    public var destinationKey: [String]?
+    public var separator: String?
+    public var onUnresolved: SeedSpec.UnresolvedPolicy
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case key, foreignKey, from, destinationKey, separator, onUnresolved
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+            key = [name]
+            onUnresolved = .error
+            return
+        }
+        try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "a relationship")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
+        foreignKey = try container.decodeIfPresent(OneOrMany.self, forKey: .foreignKey)?.values
+        from = try container.decodeIfPresent(String.self, forKey: .from)
+        destinationKey = try container.decodeIfPresent(OneOrMany.self, forKey: .destinationKey)?.values
+        separator = try container.decodeIfPresent(String.self, forKey: .separator)
+        onUnresolved = try container.decodeIfPresent(SeedSpec.UnresolvedPolicy.self, forKey: .onUnresolved) ?? .error
+    }
+}
+
+/// A string or an array of strings.
+struct OneOrMany: Decodable {
+    let values: [String]
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let one = try? container.decode(String.self) { values = [one] }
+        else { values = try container.decode([String].self) }
+    }
+}
+
+/// Rejects keys a spec object does not know, so a typo is an error rather than silently ignored.
+enum SpecKeys {
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    static func rejectUnknown(_ decoder: any Decoder, allowed: [String], what: String) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        for key in container.allKeys where !allowed.contains(key.stringValue) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "unknown key '\(key.stringValue)' in \(what) (known: \(allowed.joined(separator: ", ")))")
+        }
+    }
+}

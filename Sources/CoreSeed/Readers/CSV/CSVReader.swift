@@ -1,0 +1,207 @@
+/// Streams records from a CSV file: RFC 4180 with any single-byte delimiter and quote, CRLF, LF or
+/// CR line ends, line breaks and doubled quotes inside quoted fields, and a choice of encodings.
+///
+/// The file is read in 1 MiB chunks into one buffer that is reused; a record is tokenized in place
+/// and only its field values become `String`s. Memory is bounded by the buffer and the longest
+/// record (at most `maximumRecordSize`).
+///
+/// Locations: each record is at column 1 of its first line; `fieldColumns` are 1-based byte
+/// columns of each field's first byte (its opening quote, if quoted) counted in the UTF-8 text,
+/// which are the file's byte columns for UTF-8 input.
+///
+/// Trimming removes spaces and tabs around unquoted fields and outside the quotes of quoted ones;
+/// a quoted field's content is kept exactly. An empty field is `.text("")`.
+///
+/// Not `Sendable`: it owns a file descriptor and buffers, and advances by mutation.
+public final class CSVReader: RecordReader {
+    static let hasDoubledQuotes: UInt8 = 1
+    static let hasNonASCII: UInt8 = 2
+    /// The longest record accepted, in UTF-8 bytes.
+    public static let maximumRecordSize = 64 << 20
+
+    public private(set) var fieldNames: [String] = []
+    /// The file as given, used in every location.
+    public let path: String
+    let options: CSVOptions
+    private let source: CSVByteSource
+    private let validatesUTF8: Bool
+
+    var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Where the current record starts, and the end of buffered data.
+    var start = 0
+    var end = 0
+    var eof = false
+    private var sourceFailure: ReaderError.Reason?
+    /// The line the current record starts on.
+    var recordLine = 1
+
+    var fieldStarts: [Int] = []
+    var fieldEnds: [Int] = []
+    var fieldFlags: [UInt8] = []
+    var fieldColumns: [Int] = []
+    var fieldCount = 0
+    private var unescaped: [UInt8] = []
+
+    private var failure: ReaderError?
+    private var finished = false
+    private var pending: Record?
+    private var expectedCount = 0
+
+    /// Opens `path` and reads the header row (or, without a header, the first row to count fields).
+    public init(path: String, options: CSVOptions = CSVOptions(), bufferSize: Int = 1 << 20) throws(ReaderError) {
+        self.path = path
+        self.options = options
+        source = try CSVByteSource(path: path, encoding: options.encoding, chunkSize: bufferSize)
+        validatesUTF8 = source.encoding == .utf8
+        capacity = max(bufferSize, 64)
+        buffer = .allocate(capacity: capacity)
+        guard let first = try nextFields(trimming: options.header ? options.trim.trimsHeader : options.trim.trimsValues) else {
+            if options.header { throw ReaderError(.emptyFile, at: SourceLocation(file: path, line: 1, column: 1)) }
+            finished = true
+            return
+        }
+        expectedCount = fieldCount
+        if options.header {
+            var seen = Set<String>()
+            for index in 0..<fieldCount {
+                let name = first[index]
+                guard seen.insert(name).inserted else {
+                    throw ReaderError(.duplicateHeader(name), at: SourceLocation(file: path, line: 1, column: fieldColumns[index]))
+                }
+            }
+            fieldNames = first
+            advance()
+        } else {
+            fieldNames = (1...fieldCount).map(String.init)
+            pending = makeRecord(first)
+            advance()
+        }
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    public func next() throws(ReaderError) -> Record? {
+        if let failure { throw failure }
+        if let record = pending {
+            pending = nil
+            return record
+        }
+        if finished { return nil }
+        do throws(ReaderError) {
+            guard let values = try nextFields(trimming: options.trim.trimsValues) else {
+                finished = true
+                return nil
+            }
+            if fieldCount != expectedCount {
+                throw ReaderError(.fieldCount(found: fieldCount, expected: expectedCount, fromHeader: options.header),
+                                  at: SourceLocation(file: path, line: recordLine, column: 1))
+            }
+            let record = makeRecord(values)
+            advance()
+            return record
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func makeRecord(_ values: [String]) -> Record {
+        Record(location: SourceLocation(file: path, line: recordLine, column: 1),
+               values: values.map { .text($0) },
+               fieldColumns: Array(fieldColumns[0..<fieldCount]))
+    }
+
+    /// The line count of the scanned record, applied by `advance()` once it is handed out.
+    private var scannedNext = 0
+    private var scannedLines = 0
+
+    private func advance() {
+        start = scannedNext
+        recordLine += scannedLines
+    }
+
+    /// Scans the next record (reading more as needed) and decodes its fields; nil at the end.
+    private func nextFields(trimming: Bool) throws(ReaderError) -> [String]? {
+        while true {
+            switch scanRecord(trimming: trimming) {
+            case .record(let next, let lines):
+                scannedNext = next
+                scannedLines = lines
+                return try decodeFields()
+            case .endOfInput:
+                return nil
+            case .failure(let reason, let offset):
+                let (line, column) = position(of: offset)
+                throw ReaderError(reason, at: SourceLocation(file: path, line: line, column: column))
+            case .needMore:
+                if let sourceFailure {
+                    let (line, column) = position(of: end)
+                    throw ReaderError(sourceFailure, at: SourceLocation(file: path, line: line, column: column))
+                }
+                try readMore()
+            }
+        }
+    }
+
+    /// Keeps the current record's bytes, moves them to the front (growing the buffer for a record
+    /// longer than it) and appends the next chunk.
+    private func readMore() throws(ReaderError) {
+        if start > 0 {
+            let kept = end - start
+            if kept > 0 { buffer.update(from: buffer + start, count: kept) }
+            end = kept
+            start = 0
+        }
+        if capacity - end < 4 {
+            guard capacity < Self.maximumRecordSize else {
+                throw ReaderError(.recordTooLarge(Self.maximumRecordSize), at: SourceLocation(file: path, line: recordLine, column: 1))
+            }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            grown.update(from: buffer, count: end)
+            buffer.deallocate()
+            buffer = grown
+            capacity *= 2
+        }
+        do {
+            let count = try source.fill(buffer + end, capacity: capacity - end)
+            if count == 0 { eof = true }
+            end += count
+        } catch {
+            sourceFailure = error.reason
+        }
+    }
+
+    private func decodeFields() throws(ReaderError) -> [String] {
+        var values: [String] = []
+        values.reserveCapacity(fieldCount)
+        for index in 0..<fieldCount {
+            let from = fieldStarts[index], to = fieldEnds[index], flags = fieldFlags[index]
+            if flags & Self.hasNonASCII != 0 && validatesUTF8,
+               let bad = UTF8Validation.firstInvalidOffset(buffer + from, count: to - from) {
+                let (line, column) = position(of: from + bad)
+                throw ReaderError(.invalidUTF8(buffer[from + bad]), at: SourceLocation(file: path, line: line, column: column))
+            }
+            if flags & Self.hasDoubledQuotes != 0 {
+                values.append(unescapedString(from: from, to: to))
+            } else {
+                values.append(String(decoding: UnsafeBufferPointer(start: buffer + from, count: to - from), as: UTF8.self))
+            }
+        }
+        return values
+    }
+
+    private func unescapedString(from: Int, to: Int) -> String {
+        unescaped.removeAll(keepingCapacity: true)
+        let quote = options.quote
+        var i = from
+        while i < to {
+            let byte = buffer[i]
+            unescaped.append(byte)
+            i += (byte == quote) ? 2 : 1
+        }
+        return String(decoding: unescaped, as: UTF8.self)
+    }
+}

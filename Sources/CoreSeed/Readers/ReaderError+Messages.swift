@@ -1,0 +1,91 @@
+/// Every reason a reader fails, and the one place their text is written.
+extension ReaderError {
+    enum Reason: Sendable, Equatable {
+        // Any file
+        case fileNotFound
+        case cannotOpen(String)
+        case cannotRead(String)
+        case invalidOption(String)
+        // CSV
+        case emptyFile
+        case unterminatedQuote
+        case characterAfterQuote(UInt8)
+        case fieldCount(found: Int, expected: Int, fromHeader: Bool)
+        case duplicateHeader(String)
+        case invalidUTF8(UInt8)
+        case invalidUTF16(String)
+        case recordTooLarge(Int)
+        // SQLite
+        case notADatabase(String)
+        case corruptDatabase(String)
+        case noSuchTable(String, known: [String])
+        case queryNotReadOnly
+        case sqlite(String)
+        // XML
+        case xmlSyntax(String)
+        case xmlEntitiesDeclared
+        case xmlTooDeep(Int)
+        case xmlUnsupportedPath(field: String, path: String)
+    }
+}
+
+extension ReaderError.Reason {
+    var message: String {
+        switch self {
+        case .fileNotFound: return "no such file"
+        case .cannotOpen(let why): return "cannot open the file: \(why)"
+        case .cannotRead(let why): return "cannot read the file: \(why)"
+        case .invalidOption(let text): return text
+        case .emptyFile: return "the file is empty, expected a header row"
+        case .unterminatedQuote: return "unterminated quoted field (the quote opens here)"
+        case .characterAfterQuote(let byte): return "unexpected \(Self.describe(byte)) after a closing quote"
+        case let .fieldCount(found, expected, fromHeader):
+            return "row has \(found) field\(found == 1 ? "" : "s"), expected \(expected) (as in the \(fromHeader ? "header" : "first row"))"
+        case .duplicateHeader(let name): return "duplicate header name '\(name)'"
+        case .invalidUTF8(let byte): return "invalid UTF-8 byte 0x\(Self.hex(byte))"
+        case .invalidUTF16(let what): return "invalid UTF-16: \(what)"
+        case .recordTooLarge(let limit): return "record longer than \(limit / (1 << 20)) MiB"
+        case .notADatabase(let sqlite): return "not a SQLite database (\(sqlite))"
+        case .corruptDatabase(let sqlite): return "the database is corrupt (\(sqlite))"
+        case .noSuchTable(let name, _): return "no table or view named '\(name)'"
+        case .queryNotReadOnly: return "the query would modify the database"
+        case .sqlite(let sqlite): return "SQLite error: \(sqlite)"
+        case .xmlSyntax(let text): return "XML error: \(text)"
+        case .xmlEntitiesDeclared: return "the document declares entities, which are not expanded"
+        case .xmlTooDeep(let limit): return "elements nested deeper than \(limit) levels"
+        case let .xmlUnsupportedPath(field, path): return "field '\(field)': unsupported path '\(path)'"
+        }
+    }
+
+    var note: String? {
+        switch self {
+        case .invalidUTF8: return "declare the file's encoding, e.g. \"encoding\": \"windows-1252\""
+        case .characterAfterQuote: return "a quote inside a quoted field is written twice (\"\")"
+        case .fieldCount: return "quote fields that contain the delimiter or a line break"
+        case .noSuchTable(_, let known):
+            return known.isEmpty ? "the database has no tables" : "tables: " + known.joined(separator: ", ")
+        case .queryNotReadOnly: return "a source query must only read, e.g. SELECT * FROM t"
+        case .xmlEntitiesDeclared: return "remove the <!ENTITY> declarations; entity expansion is refused for safety"
+        case .xmlUnsupportedPath:
+            return "use \"child\", \"a/b\", \"@attr\", \"a/b/@attr\", \".\", \"../@attr\", \"../child\", \"#\", \"../#\", with an optional \"[n]\" to pick the nth of repeated values"
+        case .emptyFile: return "set \"header\": false for a file without a header row"
+        default: return nil
+        }
+    }
+
+    var isMissingInput: Bool {
+        switch self {
+        case .fileNotFound, .cannotOpen: return true
+        default: return false
+        }
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+
+    static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(byte))"
+    }
+}

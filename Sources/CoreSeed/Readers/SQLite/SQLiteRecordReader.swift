@@ -1,0 +1,155 @@
+import Foundation
+
+/// Streams the rows of a SQLite table or query, values keeping their storage class.
+///
+/// The file is never modified: it is opened read-only and immutable; when a non-empty `-wal` file
+/// sits beside it, the database and its WAL are copied into a private temporary directory first
+/// (so committed WAL content is read), and that copy is removed on deinit.
+/// A table source also selects the rowid (hidden from `fieldNames`) for each record's location.
+///
+/// Not `Sendable`: it owns a SQLite connection and statement, used from one thread.
+public final class SQLiteRecordReader: RecordReader {
+    public let fieldNames: [String]
+    /// The file as given, used in every location.
+    public let path: String
+    private let database: SQLiteDatabase
+    private let statement: SQLiteStatement
+    private let tableLabel: String
+    private let hasRowID: Bool
+    private let privateCopy: URL?
+    private var failure: ReaderError?
+    private var finished = false
+
+    /// Opens `path` and prepares the selection; fails on a missing file, a non-database, an
+    /// unknown table or SQL that does not compile.
+    public init(path: String, selection: SourceSpec.SQLiteSelection) throws(ReaderError) {
+        self.path = path
+        let fileLocation = SourceLocation(file: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ReaderError(.fileNotFound, at: fileLocation)
+        }
+        let copy = try Self.privateCopyIfWAL(path)
+        privateCopy = copy
+        do throws(SQLiteError) {
+            if let copy {
+                database = try SQLiteDatabase(path: copy.appendingPathComponent("db.sqlite").path, mode: .readWrite)
+            } else {
+                database = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
+            }
+        } catch {
+            Self.remove(copy)
+            throw ReaderError(Self.reason(error), at: fileLocation)
+        }
+        do throws(ReaderError) {
+            switch selection {
+            case .table(let name):
+                tableLabel = name
+                let tableLocation = SourceLocation(file: path, table: name)
+                let kinds: [SQLiteValue]
+                do {
+                    kinds = try database.rows("SELECT type FROM sqlite_schema WHERE name = ?1 AND type IN ('table', 'view')", [.text(name)]).map { $0[0] }
+                } catch { throw ReaderError(Self.reason(error), at: fileLocation) }
+                guard let kind = kinds.first else {
+                    let known = (try? database.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name"))?
+                        .compactMap { row -> String? in if case .text(let n) = row[0] { return n } else { return nil } } ?? []
+                    throw ReaderError(.noSuchTable(name, known: known), at: fileLocation)
+                }
+                let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let plain: SQLiteStatement
+                do { plain = try database.prepare("SELECT * FROM \(quoted)") } catch {
+                    throw ReaderError(Self.reason(error), at: tableLocation)
+                }
+                let columns = (0..<plain.columnCount).map { plain.columnName(at: $0) }
+                let lowered = Set(columns.map { $0.lowercased() })
+                // A view or a WITHOUT ROWID table has no rowid; a column may shadow the name "rowid".
+                if kind == .text("table"), let alias = ["rowid", "_rowid_", "oid"].first(where: { !lowered.contains($0) }),
+                   let withRowID = try? database.prepare("SELECT \(alias), * FROM \(quoted)") {
+                    statement = withRowID
+                    hasRowID = true
+                } else {
+                    statement = plain
+                    hasRowID = false
+                }
+                fieldNames = columns
+            case .query(let sql):
+                tableLabel = "query"
+                do { statement = try database.prepare(sql) } catch {
+                    throw ReaderError(Self.reason(error), at: SourceLocation(file: path, table: "query"))
+                }
+                guard statement.isReadOnly else {
+                    throw ReaderError(.queryNotReadOnly, at: SourceLocation(file: path, table: "query"))
+                }
+                hasRowID = false
+                let prepared = statement
+                fieldNames = (0..<prepared.columnCount).map { prepared.columnName(at: $0) }
+            }
+        } catch {
+            Self.remove(copy)
+            throw error
+        }
+    }
+
+    deinit {
+        Self.remove(privateCopy)
+    }
+
+    public func next() throws(ReaderError) -> Record? {
+        if let failure { throw failure }
+        if finished { return nil }
+        do {
+            guard try statement.step() else {
+                finished = true
+                return nil
+            }
+        } catch {
+            let failure = ReaderError(Self.reason(error), at: SourceLocation(file: path, table: tableLabel))
+            self.failure = failure
+            throw failure
+        }
+        let offset = hasRowID ? 1 : 0
+        var values: [FieldValue] = []
+        values.reserveCapacity(fieldNames.count)
+        for index in 0..<fieldNames.count {
+            switch statement.value(at: index + offset) {
+            case .null: values.append(.null)
+            case .integer(let v): values.append(.integer(v))
+            case .real(let v): values.append(.real(v))
+            case .text(let v): values.append(.text(v))
+            case .blob(let v): values.append(.blob(v))
+            }
+        }
+        var rowid: Int64?
+        if hasRowID, case .integer(let id) = statement.value(at: 0) { rowid = id }
+        return Record(location: SourceLocation(file: path, table: tableLabel, rowid: rowid), values: values)
+    }
+
+    static func reason(_ error: SQLiteError) -> ReaderError.Reason {
+        let primary = error.code & 0xff
+        if primary == 26 { return .notADatabase(error.message) }  // SQLITE_NOTADB
+        if primary == 11 { return .corruptDatabase(error.message) }  // SQLITE_CORRUPT
+        if primary == 14 { return .cannotOpen(error.message) }  // SQLITE_CANTOPEN
+        return .sqlite(error.message)
+    }
+
+    /// Copies `path` and its `-wal` into a fresh temporary directory when the WAL holds data.
+    private static func privateCopyIfWAL(_ path: String) throws(ReaderError) -> URL? {
+        let manager = FileManager.default
+        let wal = path + "-wal"
+        guard let size = (try? manager.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue > 0 else { return nil }
+        let directory = manager.temporaryDirectory.appendingPathComponent("coreseed-sqlite-\(UUID().uuidString)")
+        do {
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            try manager.copyItem(atPath: path, toPath: directory.appendingPathComponent("db.sqlite").path)
+            try manager.copyItem(atPath: wal, toPath: directory.appendingPathComponent("db.sqlite-wal").path)
+        } catch {
+            remove(directory)
+            throw ReaderError(.cannotRead("cannot copy the database and its WAL: \(error.localizedDescription)"), at: SourceLocation(file: path))
+        }
+        return directory
+    }
+
+    private static func remove(_ directory: URL?) {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+}

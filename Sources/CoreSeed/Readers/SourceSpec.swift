@@ -1,0 +1,101 @@
+/// One entry of a seed spec's `"sources"` object: which file to read and how.
+///
+/// ```json
+/// { "sqlite": "legacy.sqlite3", "table": "failed_banks" }
+/// { "sqlite": "legacy.sqlite3", "query": "SELECT * FROM failed_banks" }
+/// { "csv": "banklist.csv", "delimiter": ",", "quote": "\"", "header": true, "encoding": "utf-8", "trim": "none" }
+/// { "xml": "providers.xml", "records": "/serviceproviders/country/provider", "fields": { "name": "name", "country": "../@code" } }
+/// ```
+/// Paths are relative to the spec file's directory. Unknown keys are rejected. XML fields are
+/// ordered by name.
+public enum SourceSpec: Sendable, Equatable, Decodable {
+    case sqlite(path: String, selection: SQLiteSelection)
+    case csv(path: String, options: CSVOptions)
+    case xml(path: String, records: String, fields: [XMLFieldSpec])
+
+    /// What a SQLite source reads: a whole table (rows keep their rowid) or a query's result.
+    public enum SQLiteSelection: Sendable, Equatable {
+        case table(String)
+        case query(String)
+    }
+
+    /// The file this source reads, as written in the spec.
+    public var path: String {
+        switch self {
+        case .sqlite(let path, _), .csv(let path, _), .xml(let path, _, _): return path
+        }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let keys = Set(container.allKeys.map(\.stringValue))
+        let kinds = keys.intersection(["sqlite", "csv", "xml"])
+        guard kinds.count == 1, let kind = kinds.first else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "a source needs exactly one of \"sqlite\", \"csv\" or \"xml\""))
+        }
+        let allowed: Set<String>
+        switch kind {
+        case "sqlite": allowed = ["sqlite", "table", "query"]
+        case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim"]
+        default: allowed = ["xml", "records", "fields"]
+        }
+        if let unknown = keys.subtracting(allowed).sorted().first {
+            throw DecodingError.dataCorruptedError(
+                forKey: Key(unknown), in: container,
+                debugDescription: "unknown key '\(unknown)' for a \(kind) source (allowed: \(allowed.sorted().joined(separator: ", ")))")
+        }
+        let path = try container.decode(String.self, forKey: Key(kind))
+        switch kind {
+        case "sqlite":
+            let table = try container.decodeIfPresent(String.self, forKey: Key("table"))
+            let query = try container.decodeIfPresent(String.self, forKey: Key("query"))
+            switch (table, query) {
+            case (let table?, nil): self = .sqlite(path: path, selection: .table(table))
+            case (nil, let query?): self = .sqlite(path: path, selection: .query(query))
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: Key("sqlite"), in: container,
+                    debugDescription: "a sqlite source needs exactly one of \"table\" or \"query\"")
+            }
+        case "csv":
+            self = .csv(path: path, options: try CSVOptions(from: container))
+        default:
+            let records = try container.decode(String.self, forKey: Key("records"))
+            let fields = try container.decode(OrderedFields.self, forKey: Key("fields"))
+            self = .xml(path: path, records: records, fields: fields.fields)
+        }
+    }
+
+    /// The `"fields"` object, sorted by field name: `JSONDecoder` does not keep the text's key
+    /// order (its `allKeys` comes from a dictionary), and a fixed order keeps output deterministic.
+    struct OrderedFields: Decodable {
+        var fields: [XMLFieldSpec] = []
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                fields.append(XMLFieldSpec(name: key.stringValue, path: try container.decode(String.self, forKey: key)))
+            }
+        }
+    }
+}
+
+/// One XML field: the name it gets and its path relative to the record element.
+public struct XMLFieldSpec: Sendable, Equatable {
+    public var name: String
+    public var path: String
+
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+}

@@ -1,0 +1,77 @@
+import CoreSeed
+import Foundation
+
+/// `coreseed build [SPEC]`: runs a seed spec and writes the store.
+enum BuildCommand: Command {
+    static let name = "build"
+    static let summary = "run a seed spec and write the store (default Inputs/seed.json)"
+    static let usage = """
+        Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
+                              [--configuration NAME] [--quiet]
+
+        Reads the spec's sources, maps them onto the model's entities and writes a single-file Core Data
+        store. The store is built in a temporary file and replaces the output only when complete and
+        verified; on any error the previous output is untouched.
+
+          --output PATH        write here instead of the spec's "output"
+          --dry-run            check every value and key, write nothing
+          --report FILE        write a JSON report: rows per entity, every rejected value with its location
+          --max-errors N       tolerate N rejected values (their records are left out); default 0
+          --configuration NAME build a store holding only that configuration's entities
+          --quiet              no progress, no summary
+
+        Example: coreseed build Inputs/seed.json --output Outputs/Carriers.sqlite --report build-report.json
+        """
+
+    static func run(_ words: [String]) throws -> ExitStatus {
+        let arguments = try Arguments(words, options: ["output", "report", "max-errors", "configuration"],
+                                      flags: ["dry-run", "quiet"])
+        try arguments.requirePositionals(["SPEC"], optional: 1)
+        let spec = arguments.positionals.first ?? "Inputs/seed.json"
+        var options = SeedBuild.Options()
+        options.output = arguments.option("output")
+        options.dryRun = arguments.flag("dry-run")
+        options.maxErrors = try arguments.integer("max-errors", default: 0)
+        options.configuration = arguments.option("configuration")
+        let quiet = arguments.flag("quiet")
+        if !quiet && Terminal.stderrIsTTY {
+            options.progress = { line in Terminal.progress(line) }
+        }
+        let reportPath = arguments.option("report")
+        do {
+            let report = try SeedBuild.run(specPath: spec, options: options)
+            if !quiet && Terminal.stderrIsTTY { Terminal.progress(nil) }
+            try write(report, to: reportPath)
+            for error in report.rejected {
+                for line in error.diagnosticLines { Terminal.error(line.replacingOccurrences(of: ": error: ", with: ": warning: rejected: ")) }
+            }
+            if !quiet { Terminal.out(summary(report, dryRun: options.dryRun)) }
+            return .success
+        } catch let failure as BuildFailure {
+            if Terminal.stderrIsTTY { Terminal.progress(nil) }
+            try write(failure.report, to: reportPath, rejected: failure.problems.compactMap { $0 as? MappingError })
+            throw failure
+        }
+    }
+
+    private static func write(_ report: BuildReport, to path: String?, rejected: [MappingError]? = nil) throws {
+        guard let path else { return }
+        var report = report
+        if let rejected { report.rejected = rejected }
+        do {
+            try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw StoreError(path: path, message: "cannot write the report: \(error.localizedDescription)", exitCode: 73)
+        }
+    }
+
+    static func summary(_ report: BuildReport, dryRun: Bool) -> String {
+        let rows = report.totalRows
+        let rate = report.seconds > 0 ? Int(Double(rows) / report.seconds) : rows
+        let what = dryRun ? "checked (dry run, nothing written)" : "built \(report.output ?? "")"
+        let seconds = String(format: "%.2f", report.seconds)
+        let joins = report.joinRows.values.reduce(0, +)
+        let joinText = joins > 0 ? " and \(joins) join rows" : ""
+        return "\(what): \(report.entities.count) entities, \(rows) rows\(joinText) in \(seconds) s (\(rate) rows/s)"
+    }
+}

@@ -1,0 +1,73 @@
+import CoreSeed
+import Foundation
+
+/// Writes records as JSON lines to stdout, by hand so key order is fixed, through a 64 KiB buffer.
+final class JSONLineWriter {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    /// `{"location": "...", "fields": {"name": value, ...}}` with fields in `fieldNames` order.
+    func write(_ record: Record, fieldNames: [String]) {
+        append("{\"location\": ")
+        appendString(record.location.description)
+        append(", \"fields\": {")
+        for (index, value) in record.values.enumerated() {
+            if index > 0 { append(", ") }
+            appendString(index < fieldNames.count ? fieldNames[index] : String(index + 1))
+            append(": ")
+            appendValue(value)
+        }
+        append("}}\n")
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func append(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    private func appendValue(_ value: FieldValue) {
+        switch value {
+        case .null: append("null")
+        case .integer(let v): buffer.append(contentsOf: String(v).utf8)
+        // JSON has no NaN or infinity; they print as null.
+        case .real(let v): if v.isFinite { buffer.append(contentsOf: "\(v)".utf8) } else { append("null") }
+        case .text(let s): appendString(s)
+        case .blob(let bytes): appendString(Data(bytes).base64EncodedString())
+        case .list(let items):
+            append("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { append(", ") }
+                appendValue(item)
+            }
+            append("]")
+        }
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped; other UTF-8 kept as is.
+    private func appendString(_ text: String) {
+        buffer.append(UInt8(ascii: "\""))
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0..<0x20:
+                append("\\u00")
+                buffer.append(hex[Int(byte >> 4)])
+                buffer.append(hex[Int(byte & 15)])
+            default: buffer.append(byte)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+}

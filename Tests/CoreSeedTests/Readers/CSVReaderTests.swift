@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import CoreSeed
+
+@Suite struct CSVReaderTests {
+    func texts(_ records: [Record]) -> [[String]] {
+        records.map { $0.values.map { if case .text(let s) = $0 { return s } else { return "?" } } }
+    }
+
+    @Test func banklistHasTheSixHeaderFieldsAnd233Records() throws {
+        let reader = try CSVReader(path: TestPaths.data.appendingPathComponent("fdic-2011/banklist.csv").path)
+        #expect(reader.fieldNames == ["Bank Name", "City", "State", "CERT #", "Closing Date", "Updated Date"])
+        let records = try reader.all()
+        #expect(records.count == 233)
+        #expect(records[0].values == [.text("Desert Hills Bank"), .text("Phoenix"), .text("AZ"), .text("57060"), .text("26-Mar-10"), .text("26-Mar-10")])
+        #expect(records[0].location.line == 2 && records[0].location.column == 1)
+        #expect(records[232].location.line == 234)
+    }
+
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func lineEnds(_ end: String) throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("a.csv", "a,b\(end)1,2\(end)\"x\(end)y\",3\(end)4,\(end)\(end)")
+        let reader = try CSVReader(path: path)
+        let records = try reader.all()
+        #expect(texts(records) == [["1", "2"], ["x\(end)y", "3"], ["4", ""]])
+        #expect(records.map { $0.location.line } == [2, 3, 5])
+        #expect(records[1].fieldColumns == [1, 4])  // "3" is on the record's second line
+    }
+
+    @Test func quotesDoubledAndDelimitersInside() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("q.csv", "name,note\n\"Smith, J\",\"say \"\"hi\"\"\"\n\"\",\n")
+        let records = try CSVReader(path: path).all()
+        #expect(texts(records) == [["Smith, J", "say \"hi\""], ["", ""]])
+    }
+
+    @Test func byteOrderMarkIsRemoved() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("bom.csv", [0xEF, 0xBB, 0xBF] + Array("City,Zip\nParis,75001\n".utf8))
+        let reader = try CSVReader(path: path)
+        #expect(reader.fieldNames == ["City", "Zip"])
+        #expect(texts(try reader.all()) == [["Paris", "75001"]])
+    }
+
+    @Test func windows1252IsTranscoded() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("w.csv", Array("a,b\nCaf".utf8) + [0xE9, 0x2C, 0x80, 0x0A])
+        let reader = try CSVReader(path: path, options: CSVOptions(encoding: .windows1252))
+        #expect(texts(try reader.all()) == [["Café", "€"]])
+        let latin = try CSVReader(path: path, options: CSVOptions(encoding: .isoLatin1))
+        #expect(texts(try latin.all()) == [["Café", "\u{80}"]])
+    }
+
+    @Test func utf16LittleEndianWithBOMAndBigEndianDeclared() throws {
+        let scratch = try Scratch()
+        let text = "név,😀\n\"a\nb\",é\n"
+        let le: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let reader = try CSVReader(path: try scratch.file("le.csv", le))
+        #expect(reader.fieldNames == ["név", "😀"])
+        #expect(texts(try reader.all()) == [["a\nb", "é"]])
+        let be: [UInt8] = text.utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        let bigEndian = try CSVReader(path: try scratch.file("be.csv", be), options: CSVOptions(encoding: .utf16BE))
+        #expect(texts(try bigEndian.all()) == [["a\nb", "é"]])
+    }
+
+    @Test func tabDelimiterNoHeaderAndTrim() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("t.tsv", " a \t \"b \" \n1\t2\n")
+        let reader = try CSVReader(path: path, options: CSVOptions(delimiter: 9, header: false, trim: .values))
+        #expect(reader.fieldNames == ["1", "2"])
+        let records = try reader.all()
+        #expect(texts(records) == [["a", "b "], ["1", "2"]])
+        #expect(records[0].fieldColumns == [2, 6])
+    }
+
+    @Test func smallBufferGivesTheSameRecordsAsALargeOne() throws {
+        let scratch = try Scratch()
+        var text = "id,text,more\r\n"
+        for i in 0..<500 { text += "\(i),\"line one, é\r\nline \"\"two\"\"\",plain \(i)\r\n" }
+        let path = try scratch.file("big.csv", text)
+        let small = try CSVReader(path: path, bufferSize: 64).all()
+        let large = try CSVReader(path: path).all()
+        #expect(small == large)
+        #expect(small.count == 500)
+        #expect(small[499].location.line == 2 + 499 * 2)
+        #expect(small[3].values[1] == .text("line one, é\r\nline \"two\""))
+    }
+
+    // MARK: errors
+
+    func expectError(_ name: String, _ bytes: [UInt8], options: CSVOptions = CSVOptions(),
+                     _ lines: @escaping (String) -> [String]) throws {
+        let scratch = try Scratch()
+        let path = try scratch.file(name, bytes)
+        let error = readerError {
+            let reader = try CSVReader(path: path, options: options)
+            _ = try reader.all()
+        }
+        #expect(error?.diagnosticLines == lines(path))
+        #expect(error?.exitCode == 1)
+    }
+
+    @Test func unterminatedQuotePointsAtTheQuote() throws {
+        try expectError("u.csv", Array("a,b\n1,2\nxy,\"open\nmore\n".utf8)) {
+            ["\($0):3:4: error: unterminated quoted field (the quote opens here)"]
+        }
+    }
+
+    @Test func fieldCountAgainstHeaderAndFirstRow() throws {
+        try expectError("n.csv", Array("a,b,c\n1,2,3\n4,5\n".utf8)) {
+            ["\($0):3:1: error: row has 2 fields, expected 3 (as in the header)",
+             "note: quote fields that contain the delimiter or a line break"]
+        }
+        try expectError("m.csv", Array("1,2\n3\n".utf8), options: CSVOptions(header: false)) {
+            ["\($0):2:1: error: row has 1 field, expected 2 (as in the first row)",
+             "note: quote fields that contain the delimiter or a line break"]
+        }
+    }
+
+    @Test func invalidUTF8NamesTheByteAndSuggestsAnEncoding() throws {
+        try expectError("old.csv", Array("name,city\n\"x\ny\",Caf".utf8) + [0xE9] + Array("\n".utf8)) {
+            ["\($0):3:7: error: invalid UTF-8 byte 0xE9",
+             "note: declare the file's encoding, e.g. \"encoding\": \"windows-1252\""]
+        }
+    }
+
+    @Test func duplicateHeaderName() throws {
+        try expectError("x.csv", Array("City,State,City\n".utf8)) {
+            ["\($0):1:12: error: duplicate header name 'City'"]
+        }
+    }
+
+    @Test func characterAfterClosingQuote() throws {
+        try expectError("c.csv", Array("a,b\n\"x\"y,2\n".utf8)) {
+            ["\($0):2:4: error: unexpected 'y' after a closing quote",
+             "note: a quote inside a quoted field is written twice (\"\")"]
+        }
+    }
+
+    @Test func emptyFileWithHeader() throws {
+        try expectError("e.csv", []) {
+            ["\($0):1:1: error: the file is empty, expected a header row",
+             "note: set \"header\": false for a file without a header row"]
+        }
+    }
+
+    @Test func unpairedSurrogateInUTF16() throws {
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x61, 0, 0x0A, 0, 0x62, 0, 0x00, 0xD8, 0x63, 0]
+        try expectError("s.csv", bytes) { ["\($0):2:2: error: invalid UTF-16: unpaired surrogate 0xD800"] }
+    }
+
+    @Test func missingFileExits66() throws {
+        let error = readerError { _ = try CSVReader(path: "/nonexistent/dir/none.csv") }
+        #expect(error?.diagnosticLines == ["/nonexistent/dir/none.csv: error: no such file"])
+        #expect(error?.exitCode == 66)
+    }
+
+    @Test func failureIsSticky() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("s.csv", "a,b\n1,2\n3\n5,6\n")
+        let reader = try CSVReader(path: path)
+        #expect(try reader.next() != nil)
+        let first = readerError { _ = try reader.next() }
+        let second = readerError { _ = try reader.next() }
+        #expect(first != nil && first == second)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import CoreSeed
+
+@Suite struct SQLiteRecordReaderTests {
+    static let banklist = TestPaths.data.appendingPathComponent("fdic-2011/banklist.sqlite3").path
+
+    @Test func banklistQueryKeepsIntegers() throws {
+        let reader = try SQLiteRecordReader(path: Self.banklist, selection: .query("SELECT * FROM failed_banks"))
+        #expect(reader.fieldNames == ["id", "name", "city", "state", "zip", "close_date", "updated_date"])
+        let records = try reader.all()
+        #expect(records.count == 233)
+        #expect(records[0].values[0] == .integer(1))
+        #expect(records[0].values[4] == .integer(57060))
+        #expect(records[0].values[1] == .text("Desert Hills Bank"))
+        #expect(records[0].location.description == "\(Self.banklist):query")
+    }
+
+    @Test func tableSourceHasRowidLocationsAndHidesTheRowid() throws {
+        let reader = try SQLiteRecordReader(path: Self.banklist, selection: .table("failed_banks"))
+        #expect(reader.fieldNames.first == "id")
+        #expect(!reader.fieldNames.contains("rowid"))
+        let records = try reader.all()
+        #expect(records.count == 233)
+        #expect(records[1].location.description == "\(Self.banklist):failed_banks:2")
+    }
+
+    @Test func storageClassesAreKept() throws {
+        let scratch = try Scratch()
+        let path = scratch.directory.appendingPathComponent("v.sqlite").path
+        do {
+            let db = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try db.execute("CREATE TABLE \"odd name\" (a, b, c, d, e); INSERT INTO \"odd name\" VALUES (1, 2.5, 'x', x'00ff', NULL)")
+        }
+        let records = try SQLiteRecordReader(path: path, selection: .table("odd name")).all()
+        #expect(records.map(\.values) == [[.integer(1), .real(2.5), .text("x"), .blob([0, 255]), .null]])
+        #expect(records[0].location.rowid == 1)
+    }
+
+    @Test func walContentIsReadAndTheFilesAreNotTouched() throws {
+        let scratch = try Scratch()
+        let path = scratch.directory.appendingPathComponent("w.sqlite").path
+        let writer = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try writer.execute("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t (v); INSERT INTO t VALUES ('in the wal')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let walBefore = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+        let records = try SQLiteRecordReader(path: path, selection: .table("t")).all()
+        #expect(records.map(\.values) == [[.text("in the wal")]])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == walBefore)
+        _ = writer
+    }
+
+    @Test func unknownTableListsTheTables() {
+        let error = readerError { _ = try SQLiteRecordReader(path: Self.banklist, selection: .table("banks")) }
+        #expect(error?.diagnosticLines == ["\(Self.banklist): error: no table or view named 'banks'",
+                                           "note: tables: failed_banks, sqlite_sequence"])
+    }
+
+    @Test func badSQLNamesTheFile() {
+        let error = readerError { _ = try SQLiteRecordReader(path: Self.banklist, selection: .query("SELEC 1")) }
+        #expect(error?.diagnosticLines == ["\(Self.banklist):query: error: SQLite error: near \"SELEC\": syntax error"])
+    }
+
+    @Test func writingQueryIsRefused() {
+        let error = readerError { _ = try SQLiteRecordReader(path: Self.banklist, selection: .query("DELETE FROM failed_banks")) }
+        #expect(error?.diagnosticLines == ["\(Self.banklist):query: error: the query would modify the database",
+                                           "note: a source query must only read, e.g. SELECT * FROM t"])
+    }
+
+    @Test func notADatabaseAndCorrupt() throws {
+        let csv = TestPaths.data.appendingPathComponent("fdic-2011/banklist.csv").path
+        let error = readerError { _ = try SQLiteRecordReader(path: csv, selection: .table("t")) }
+        #expect(error?.diagnosticLines == ["\(csv): error: not a SQLite database (file is not a database)"])
+        #expect(error?.exitCode == 1)
+
+        let scratch = try Scratch()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.banklist)))
+        for i in 4096..<min(bytes.count, 12288) { bytes[i] = 0x5A }
+        let broken = try scratch.file("broken.sqlite", bytes)
+        let corrupt = readerError {
+            let reader = try SQLiteRecordReader(path: broken, selection: .table("failed_banks"))
+            _ = try reader.all()
+        }
+        #expect(corrupt?.message.hasPrefix("the database is corrupt") == true)
+    }
+
+    @Test func missingFileExits66() {
+        let error = readerError { _ = try SQLiteRecordReader(path: "/nonexistent/x.sqlite", selection: .table("t")) }
+        #expect(error?.diagnosticLines == ["/nonexistent/x.sqlite: error: no such file"])
+        #expect(error?.exitCode == 66)
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer binary per reader (swiftc -sanitize=fuzzer, outside the package build) and
+# runs each for FUZZ_SECONDS (default 60) over its seed corpus in Fuzz/corpus/<name>/.
+# Findings land in fuzz-artifacts/ (ignored by git). Usage: scripts/fuzz.sh [csv|xml|sqlite ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${FUZZ_SECONDS:-60}"
+out=.build/fuzz
+mkdir -p "$out/tmp" fuzz-artifacts
+export TMPDIR="$PWD/$out/tmp"  # the targets' scratch input files stay inside .build
+common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift
+        Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Support/Diagnosable.swift
+        Fuzz/FuzzFile.swift)
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O
+       -I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
+targets=("${@:-csv xml sqlite}")
+for name in ${targets[@]}; do
+  case "$name" in csv) dir=CSV ;; xml) dir=XML ;; sqlite) dir=SQLite ;; *) echo "unknown target $name"; exit 64 ;; esac
+  echo "== building $name"
+  swiftc "${flags[@]}" -module-name "CoreSeedFuzz$dir" "${common[@]}" "Fuzz/$dir/${dir}FuzzTarget.swift" -o "$out/fuzz-$name" -lsqlite3 -lxml2 \
+    2> >(grep -v 'Cannot export local symbol' >&2)
+  work="$out/corpus-$name"
+  mkdir -p "$work"
+  echo "== fuzzing $name for ${seconds}s"
+  "$out/fuzz-$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="fuzz-artifacts/$name-" "$work" "Fuzz/corpus/$name" 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|Done)' || true
+done
