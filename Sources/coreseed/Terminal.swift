@@ -21,3 +21,11 @@ extension Terminal {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
+
+extension Terminal {
+    /// `path` relative to the current directory when it lies inside it, as the user would type it.
+    static func displayPath(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+}

@@ -68,7 +68,7 @@ enum BuildCommand: Command {
     static func summary(_ report: BuildReport, dryRun: Bool) -> String {
         let rows = report.totalRows
         let rate = report.seconds > 0 ? Int(Double(rows) / report.seconds) : rows
-        let what = dryRun ? "checked (dry run, nothing written)" : "built \(report.output ?? "")"
+        let what = dryRun ? "checked (dry run, nothing written)" : "built \(Terminal.displayPath(report.output ?? ""))"
         let seconds = String(format: "%.2f", report.seconds)
         let joins = report.joinRows.values.reduce(0, +)
         let joinText = joins > 0 ? " and \(joins) join rows" : ""
