@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import CoreSeed
+
+/// End-to-end: the real binary on the repository's Inputs/ and on the FDIC data in ../shared.
+@Suite(.serialized) struct BuildCommandTests {
+    static let root = BinaryRunner.repositoryRoot
+    static let inputs = root.appendingPathComponent("Inputs")
+
+    @Test func carrierStoreFromInputsIsCompleteVerifiedAndReproducible() throws {
+        let scratch = try Scratch()
+        let first = try BinaryRunner.run(["build", "Inputs/seed.json", "--output", scratch.path("a.sqlite")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains(": 4 entities, 2976 rows and 980 join rows in "))
+        let second = try BinaryRunner.run(["build", "Inputs/seed.json", "--output", scratch.path("b.sqlite"), "--quiet"])
+        #expect(second.status == 0 && second.stdout == "")
+        #expect(FileManager.default.contentsEqual(atPath: scratch.path("a.sqlite"), andPath: scratch.path("b.sqlite")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["a.sqlite", "b.sqlite"])
+
+        // The XML holds 154 countries, 700 providers and 1,304 APNs (702 and 1,307 start tags: two
+        // providers and three APNs are inside comments).
+        #expect(try scratch.query("a.sqlite", "SELECT (SELECT count(*) FROM ZCOUNTRY), (SELECT count(*) FROM ZPROVIDER), (SELECT count(*) FROM ZACCESSPOINT)")
+                == [["154", "700", "1304"]])
+        #expect(try scratch.query("a.sqlite", "SELECT count(*) FROM ZPROVIDER WHERE ZCOUNTRY IS NULL OR ZCOUNTRY NOT IN (SELECT Z_PK FROM ZCOUNTRY)") == [["0"]])
+        #expect(try scratch.query("a.sqlite", "SELECT count(*) FROM ZACCESSPOINT WHERE ZPROVIDER NOT IN (SELECT Z_PK FROM ZPROVIDER)") == [["0"]])
+        // Andorra's only provider, its first APN in document order, position 1 of the ordered relationship.
+        #expect(try scratch.query("a.sqlite", """
+            SELECT c.ZNAME, p.ZNAME, a.ZAPN, a.Z_FOK_PROVIDER, a.ZPLAN FROM ZACCESSPOINT a JOIN ZPROVIDER p ON a.ZPROVIDER = p.Z_PK
+            JOIN ZCOUNTRY c ON p.ZCOUNTRY = c.Z_PK WHERE c.ZCODE = 'ad' ORDER BY a.Z_FOK_PROVIDER LIMIT 1
+            """) == [["Andorra", "Andorra Telecom (Mobiland)", "internetand", "1", "postpaid"]])
+        // Many-to-many: Telecom Italia's network 222/01 is shared by several providers.
+        #expect(try scratch.query("a.sqlite", "SELECT count(*) FROM Z_3PROVIDERS j JOIN ZNETWORK n ON j.Z_3NETWORKS = n.Z_PK WHERE n.ZMCC = '222' AND n.ZMNC = '01'")[0][0] != "0")
+        let verify = try BinaryRunner.run(["verify", scratch.path("a.sqlite"), "--model", "Inputs/Carriers.xcdatamodeld"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(try scratch.query("a.sqlite", "PRAGMA journal_mode") == [["delete"]])
+    }
+
+    @Test(arguments: ["failedbanks-sqlite.json", "failedbanks-csv.json"])
+    func failedBanksStoreMatchesTheTutorialsData(spec: String) throws {
+        let scratch = try Scratch()
+        let result = try BinaryRunner.run(["build", "Inputs/\(spec)", "--output", scratch.path("FailedBanksCD.sqlite")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+                == [["FailedBankDetails", "233"], ["FailedBankInfo", "233"]])
+        #expect(try scratch.query("FailedBanksCD.sqlite", """
+            SELECT count(*) FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK AND d.ZINFO = i.Z_PK
+            """) == [["233"]])
+        // Desert Hills Bank closed on 2010-03-26, a day in the spec's zone, America/New_York (EDT, UTC-4):
+        // 2010-03-26T04:00:00Z = 1269576000 Unix = 291268800 seconds since 2001.
+        #expect(try scratch.query("FailedBanksCD.sqlite", """
+            SELECT d.ZCLOSEDATE FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK WHERE i.ZNAME = 'Desert Hills Bank'
+            """) == [["291268800"]])
+        let verify = try BinaryRunner.run(["verify", scratch.path("FailedBanksCD.sqlite"), "--model", "Inputs/FailedBanksCD.xcdatamodeld"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+    }
+
+    /// The tutorial's own store (corpus failedbankscd-neolee) holds every closing date as midnight UTC:
+    /// its Python script converted the dates in the author's machine zone, which was UTC. In the FDIC's
+    /// zone that is the evening before, so each of our dates is later by exactly New York's UTC offset
+    /// on that day: 4 hours in summer time (EDT), 5 in winter (EST).
+    @Test func closingDatesDifferFromTheTutorialStoreByNewYorksOffset() throws {
+        let scratch = try Scratch()
+        #expect(try BinaryRunner.run(["build", "Inputs/failedbanks-sqlite.json", "--output", scratch.path("ours.sqlite"), "--quiet"]).status == 0)
+        let corpus = BinaryRunner.shared.appendingPathComponent("corpus/failedbankscd-neolee/store.sqlite")
+        try FileManager.default.copyItem(atPath: corpus.path, toPath: scratch.path("tutorial.sqlite"))
+        let sql = """
+            SELECT i.ZNAME, d.ZCLOSEDATE FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK ORDER BY i.Z_PK
+            """
+        let ours = try scratch.query("ours.sqlite", sql), theirs = try scratch.query("tutorial.sqlite", sql)
+        #expect(ours.count == 233 && theirs.count == 233)
+        let newYork = try #require(TimeZone(identifier: "America/New_York"))
+        var offsets: Set<Int> = []
+        for (mine, tutorial) in zip(ours, theirs) {
+            #expect(mine[0] == tutorial[0])
+            let tutorialSeconds = try #require(Double(tutorial[1])), ourSeconds = try #require(Double(mine[1]))
+            let midnightUTC = Date(timeIntervalSinceReferenceDate: tutorialSeconds)
+            let offset = -newYork.secondsFromGMT(for: midnightUTC.addingTimeInterval(5 * 3600))
+            #expect(ourSeconds - tutorialSeconds == Double(offset), "\(mine[0])")
+            offsets.insert(offset)
+        }
+        #expect(offsets == [4 * 3600, 5 * 3600])
+    }
+}

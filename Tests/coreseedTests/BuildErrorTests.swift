@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import CoreSeed
+
+/// Bad input fails the build with one line per problem, exit 1, and the previous store untouched.
+@Suite(.serialized) struct BuildErrorTests {
+    static let csv = """
+        Bank Name,City,State,CERT #,Closing Date,Updated Date,Details Ref\r
+        Desert Hills Bank,Phoenix,AZ,57060,26-Mar-10,26-Mar-10,57060\r
+        Unity National Bank,Cartersville,GA,34678,31-Feb-10,26-Mar-10,34678\r
+        Key West Bank,Key West,FL,12a,26-Mar-10,26-Mar-10,34684\r
+        McIntosh Commercial Bank,Carrollton,GA,57399,26-Mar-10,26-Mar-10,99999\r
+
+        """
+
+    static func spec(maxErrorsFriendly: Bool = false) -> String {
+        """
+        {
+          "model": "\(BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/FailedBanksCD.xcdatamodeld").path)",
+          "output": "FailedBanksCD.sqlite",
+          "timeZone": "America/New_York",
+          "sources": { "banks": { "csv": "banks.csv" } },
+          "entities": {
+            "FailedBankInfo": { "from": "banks", "key": "Bank Name",
+              "attributes": { "name": "Bank Name", "city": "City", "state": "State" },
+              "relationships": { "details": { "key": "Details Ref" } } },
+            "FailedBankDetails": { "from": "banks", "key": "Details Ref",
+              "attributes": { "zip": "CERT #", "closeDate": { "field": "Closing Date", "date": "d-MMM-yy" },
+                              "updatedDate": { "field": "Updated Date", "date": "d-MMM-yy" } } }
+          }
+        }
+        """
+    }
+
+    /// A scratch folder with the bad CSV, the spec, and a previous good store at the output path.
+    static func prepare() throws -> (Scratch, Data) {
+        let scratch = try Scratch()
+        try scratch.write("banks.csv", csv)
+        try scratch.write("spec.json", spec())
+        try scratch.write("FailedBanksCD.sqlite", "the previous store")
+        return (scratch, try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))))
+    }
+
+    @Test func firstBadValueFailsTheBuildAndKeepsThePreviousStore() throws {
+        let (scratch, previous) = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "banks.csv:3:43: error: 'Closing Date' value \"31-Feb-10\" is not a date matching \"d-MMM-yy\" (FailedBankDetails.closeDate)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))) == previous)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["FailedBanksCD.sqlite", "banks.csv", "spec.json"])
+    }
+
+    @Test func maxErrorsGoesOnAndTheReportListsEveryRejectedValue() throws {
+        let (scratch, _) = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json", "--max-errors", "5", "--report", "report.json", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == """
+            banks.csv:3:43: warning: rejected: 'Closing Date' value "31-Feb-10" is not a date matching "d-MMM-yy" (FailedBankDetails.closeDate)
+            banks.csv:4:31: warning: rejected: 'CERT #' value "12a" is not an Integer 32 (FailedBankDetails.zip)
+            banks.csv:5:67: warning: rejected: 'Details Ref' value "99999" matches no FailedBankDetails key (FailedBankInfo.details)
+
+            """)
+        let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
+        #expect(report.contains("\"FailedBankDetails\": {\"rows\": 2, \"rejected\": 2}"))
+        #expect(report.contains("\"FailedBankInfo\": {\"rows\": 4, \"rejected\": 0}"))
+        #expect(report.contains("{\"location\": \"banks.csv:4:31\", \"entity\": \"FailedBankDetails\", \"attribute\": \"zip\", \"field\": \"CERT #\", \"message\": \"'CERT #' value \\\"12a\\\" is not an Integer 32 (FailedBankDetails.zip)\"}"))
+        // The rejected details rows are left out; the infos pointing at them have no details.
+        #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT i.ZNAME, d.ZZIP FROM ZFAILEDBANKINFO i LEFT JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK ORDER BY i.Z_PK")
+                == [["Desert Hills Bank", "57060"], ["Unity National Bank", "NULL"], ["Key West Bank", "NULL"], ["McIntosh Commercial Bank", "57399"]])
+        #expect(try BinaryRunner.run(["verify", scratch.path("FailedBanksCD.sqlite"), "--model", BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/FailedBanksCD.xcdatamodeld").path]).status == 0)
+    }
+
+    @Test func tooManyRejectedValuesStillFail() throws {
+        let (scratch, previous) = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json", "--max-errors", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))) == previous)
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let (scratch, previous) = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json", "--dry-run", "--max-errors", "9"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("checked (dry run, nothing written): 2 entities, 6 rows in "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))) == previous)
+    }
+
+    @Test func killingTheBuildMidwayLeavesThePreviousStore() throws {
+        let scratch = try Scratch()
+        var big = "Bank Name,City,State,CERT #,Closing Date,Updated Date,Details Ref\n"
+        big.reserveCapacity(40_000_000)
+        for index in 0..<600_000 { big += "Bank \(index),City,ST,\(index),26-Mar-10,26-Mar-10,\(index)\n" }
+        try scratch.write("banks.csv", big)
+        try scratch.write("spec.json", Self.spec().replacingOccurrences(of: "\"key\": \"Bank Name\"", with: "\"key\": \"CERT #\""))
+        try scratch.write("FailedBanksCD.sqlite", "the previous store")
+        let process = Process()
+        process.executableURL = BinaryRunner.binary
+        process.arguments = ["build", "spec.json", "--quiet"]
+        process.currentDirectoryURL = scratch.url
+        try process.run()
+        // Wait until the temporary store exists (rows are being written), then kill without warning.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning,
+              !(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasSuffix(".tmp") }) {
+            usleep(20_000)
+        }
+        #expect(process.isRunning, "the build finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try String(contentsOfFile: scratch.path("FailedBanksCD.sqlite"), encoding: .utf8) == "the previous store")
+        // The next build removes the dead build's temporary file and succeeds.
+        let again = try scratch.run(["build", "spec.json", "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["FailedBanksCD.sqlite", "banks.csv", "spec.json"])
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import CoreSeed
+
+/// A temporary folder for one end-to-end test: write inputs, run the binary there, query the store.
+final class Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("coreseed-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    /// Writes a one-version model `NAME.xcdatamodeld` with the given entity XML.
+    func writeModel(_ name: String, _ entities: String) throws {
+        try write("\(name).xcdatamodeld/\(name).xcdatamodel/contents",
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<model userDefinedModelVersionIdentifier=\"\">\n\(entities)\n</model>\n")
+    }
+
+    func run(_ arguments: [String]) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(arguments, in: url)
+    }
+
+    /// Rows of a query against a store in this folder, each value rendered as text ("NULL" for null).
+    func query(_ store: String, _ sql: String) throws -> [[String]] {
+        let database = try SQLiteDatabase(path: path(store), mode: .readOnly(immutable: true))
+        return try database.rows(sql).map { row in
+            row.map { value in
+                switch value {
+                case .null: "NULL"
+                case .integer(let v): String(v)
+                case .real(let v): String(v)
+                case .text(let v): v
+                case .blob(let v): "x'" + v.map { String(format: "%02x", $0) }.joined() + "'"
+                }
+            }
+        }
+    }
+}
