@@ -5,7 +5,7 @@ enum FuzzFile {
     static let path = FileManager.default.temporaryDirectory.appendingPathComponent("coreseed-fuzz-\(getpid())").path
 
     static func write<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 }

@@ -51,6 +51,8 @@ public final class XMLRecordReader: RecordReader {
     private var values: [[FieldValue]]
     private var captures: [Capture] = []
     private var checkedDoctype = false
+    /// A document obtained with `xmlTextReaderCurrentDoc`, which the reader then no longer frees.
+    private var ownedDocument: xmlDocPtr?
     private var failure: ReaderError?
     private var finished = false
 
@@ -106,6 +108,7 @@ public final class XMLRecordReader: RecordReader {
 
     deinit {
         xmlFreeTextReader(reader)
+        if let ownedDocument { xmlFreeDoc(ownedDocument) }
     }
 
     public func next() throws(ReaderError) -> Record? {
@@ -192,7 +195,10 @@ public final class XMLRecordReader: RecordReader {
 
     /// Refuses a document type that declares entities; runs until the first element is seen.
     private func checkEntities(nodeType: Int32) throws(ReaderError) {
-        if let doc = xmlTextReaderCurrentDoc(reader), let subset = doc.pointee.intSubset,
+        // Through the current node when there is one: xmlTextReaderCurrentDoc makes the reader
+        // keep the document on free, so a document taken that way is freed in deinit.
+        if ownedDocument == nil && xmlTextReaderCurrentNode(reader) == nil { ownedDocument = xmlTextReaderCurrentDoc(reader) }
+        if let doc = xmlTextReaderCurrentNode(reader)?.pointee.doc ?? ownedDocument, let subset = doc.pointee.intSubset,
            subset.pointee.entities != nil || subset.pointee.pentities != nil {
             throw ReaderError(.xmlEntitiesDeclared, at: SourceLocation(file: path))
         }
