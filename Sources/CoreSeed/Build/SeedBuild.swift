@@ -37,7 +37,7 @@ public final class SeedBuild {
         self.plan = plan
         self.options = options
         self.specPath = specPath
-        self.specDirectory = plan.spec.directory.path
+        self.specDirectory = plan.spec.directory
         self.states = Array(repeating: EntityState(), count: plan.entities.count)
     }
 

@@ -8,7 +8,7 @@ extension SeedPlan {
         do {
             layout = try StoreLayout(model: model, configuration: configuration, framework: framework)
         } catch {
-            throw SpecError(path: spec.directory.path, message: error.message)
+            throw SpecError(path: spec.path, message: error.message)
         }
         let graph = EntityGraph(model: model)
         var resolver = PlanResolver(spec: spec, model: model, layout: layout, graph: graph)
@@ -38,7 +38,7 @@ private struct PlanResolver {
     }
 
     func fail(_ message: String) -> SpecError { SpecError(path: specPath, message: message) }
-    var specPath: String { spec.directory.path }
+    var specPath: String { spec.path }
 
     /// The field names of source `name`, read from its header, columns or field list.
     mutating func fieldNames(of name: String, for context: String) throws -> (SourceSpec, [String]) {
@@ -46,7 +46,7 @@ private struct PlanResolver {
             throw fail("\(context): no source '\(name)' (sources: \(spec.sources.keys.sorted().joined(separator: ", ")))")
         }
         if let cached = fieldNameCache[name] { return (source, cached) }
-        let names = try source.openReader(relativeTo: spec.directory.path).fieldNames
+        let names = try source.openReader(relativeTo: spec.directory).fieldNames
         fieldNameCache[name] = names
         return (source, names)
     }

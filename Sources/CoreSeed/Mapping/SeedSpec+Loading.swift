@@ -73,13 +73,13 @@ extension SeedSpec {
         } catch {
             throw SpecError(path: path, message: "not valid JSON: \(error.localizedDescription)")
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
         return SeedSpec(
             model: document.model, modelVersion: document.modelVersion, configuration: document.configuration,
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: document.storeUUID,
             seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
-            directory: directory)
+            path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -40,12 +40,29 @@ public struct SeedSpec: Sendable {
     public var seedVersion: String?
     public var sources: [String: SourceSpec]
     public var entities: [String: EntitySpec]
-    /// The folder relative paths are resolved against (the spec file's folder).
-    public var directory: URL
+    /// The spec file as the user named it.
+    public var path: String
+    /// The folder relative paths are resolved against: the spec file's folder, as the user named it
+    /// ("" for the current folder), so that messages show paths the way the user would type them.
+    public var directory: String
 
-    /// Resolves a path from the spec against its folder.
+    /// Resolves a path from the spec against its folder, lexically (`Inputs/../Outputs/x` → `Outputs/x`).
     public func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        SeedSpec.join(directory, path)
+    }
+
+    static func join(_ directory: String, _ path: String) -> String {
+        if path.hasPrefix("/") || directory.isEmpty { return path }
+        var parts: [Substring] = []
+        let absolute = directory.hasPrefix("/")
+        for part in (directory + "/" + path).split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", absolute, parts.isEmpty { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 }
 

@@ -27,7 +27,9 @@ public final class StoreWriter {
         } catch {
             throw StoreError(path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)", exitCode: 73)
         }
+        StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
         StoreWriter.removeFiles(at: temporaryPath)
+        InterruptCleanup.register(temporaryPath)
         do {
             self.database = try StoreWriter.create(at: temporaryPath, layout: layout)
         } catch {
@@ -58,6 +60,22 @@ public final class StoreWriter {
         if !finished {
             database = nil
             StoreWriter.removeFiles(at: temporaryPath)
+        }
+        InterruptCleanup.clear()
+    }
+
+    /// Removes `.NAME.coreseed-PID.tmp` files left beside the target by builds that were killed
+    /// (their process no longer exists).
+    static func removeStaleTemporaryFiles(besides targetPath: String) {
+        let url = URL(fileURLWithPath: targetPath)
+        let folder = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).coreseed-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            guard let pid = Int32(name.dropFirst(prefix.count).dropLast(4)) else { continue }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
+                removeFiles(at: folder + "/" + name)
+            }
         }
     }
 
