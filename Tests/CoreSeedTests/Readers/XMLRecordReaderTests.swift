@@ -106,12 +106,30 @@ import Testing
 
     @Test func unsupportedPathAndMissingFile() {
         let error = readerError {
-            _ = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country", fields: [XMLFieldSpec(name: "n", path: "../name")])
+            _ = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country", fields: [XMLFieldSpec(name: "n", path: "../a/name")])
         }
-        #expect(error?.diagnosticLines == ["\(Self.providers): error: field 'n': unsupported path '../name'",
-                                           "note: use \"child\", \"a/b\", \"@attr\", \"a/b/@attr\", \".\" or \"../@attr\""])
+        #expect(error?.diagnosticLines == ["\(Self.providers): error: field 'n': unsupported path '../a/name'",
+                                           "note: use \"child\", \"a/b\", \"@attr\", \"a/b/@attr\", \".\", \"../@attr\", \"../child\", \"#\", \"../#\", with an optional \"[n]\" to pick the nth of repeated values"])
         let missing = readerError { _ = try XMLRecordReader(path: "/nonexistent/a.xml", records: "/a", fields: []) }
         #expect(missing?.exitCode == 66)
         #expect(missing?.diagnosticLines == ["/nonexistent/a.xml: error: no such file"])
+    }
+
+    @Test func ancestorTextPositionsAndPicks() throws {
+        let records = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country/provider/gsm/apn", fields: [
+            XMLFieldSpec(name: "apn", path: "@value"), XMLFieldSpec(name: "provider", path: "../../name"),
+            XMLFieldSpec(name: "country", path: "../../../name"), XMLFieldSpec(name: "position", path: "../../#"),
+            XMLFieldSpec(name: "self", path: "#"),
+        ]).all()
+        #expect(records.count == 1304)
+        #expect(records[0].values == [.text("internetand"), .text("Andorra Telecom (Mobiland)"), .text("Andorra"), .integer(1), .integer(1)])
+        #expect(records[1].values[4] == .integer(2))
+        // Drei (3) in Austria has two <name> children: "[1]" keeps the first, no index gives a list.
+        let providers = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country/provider", fields: [
+            XMLFieldSpec(name: "first", path: "name[1]"), XMLFieldSpec(name: "all", path: "name"), XMLFieldSpec(name: "third", path: "name[3]"),
+        ]).all()
+        let drei = try #require(providers.first { $0.values[0] == .text("Drei (3)") })
+        #expect(drei.values[1] == .list([.text("Drei (3)"), .text("Drei")]))
+        #expect(drei.values[2] == .null)
     }
 }
