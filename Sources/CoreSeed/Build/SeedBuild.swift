@@ -90,13 +90,19 @@ public final class SeedBuild {
     func value(_ fill: AttributeFill, _ record: Record) throws(CoercionFailure) -> SQLiteValue {
         let input = fill.constant ?? (fill.fieldIndex.map { record.values[$0] } ?? .null)
         var result = try fill.coercer.coerce(input)
-        if case .null = result, let defaultValue = fill.defaultValue {
+        if let defaultValue = fill.defaultValue, result == .null || SeedBuild.isBlank(input) {
             result = try fill.coercer.coerce(defaultValue)
         }
         if case .null = result, !fill.attribute.isOptional {
             throw CoercionFailure.required(input, type: fill.attribute.type)
         }
         return result
+    }
+
+    /// Empty or all-space text: "no value" for the purpose of defaults, even for String attributes.
+    static func isBlank(_ value: FieldValue) -> Bool {
+        guard case .text(let text) = value else { return false }
+        return text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
     // MARK: - Pass 1: keys
