@@ -6,6 +6,10 @@ public struct BuildReport: Sendable {
         public var rows: Int
         /// Records dropped: rejected values, duplicate keys.
         public var rejected: Int
+        /// Upsert: existing rows that changed (their `Z_OPT` raised).
+        public var updated = 0
+        /// Upsert and insert: existing rows the input matched that needed no change (or were kept).
+        public var unchanged = 0
     }
 
     public var entities: [EntityCount] = []
@@ -33,6 +37,8 @@ public struct BuildReport: Sendable {
                             json.object { json in
                                 json.field("rows", entity.rows)
                                 json.field("rejected", entity.rejected)
+                                json.field("updated", entity.updated)
+                                json.field("unchanged", entity.unchanged)
                             }
                         }
                     }

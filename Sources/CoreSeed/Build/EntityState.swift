@@ -4,9 +4,13 @@ struct EntityState {
     var count = 0
     /// `Z_PK` per record ordinal; 0 for a record that gets no row (rejected, duplicate).
     var primaryKeys: [Int64] = []
+    /// In an upsert: the `Z_PK` of the existing row each record matches, 0 for a new one.
+    var existingPrimaryKeys: [Int64] = []
     /// Whether each record becomes a row (before primary keys are assigned).
     var kept: [Bool] = []
     var rejected = 0
+    /// Insert mode: records whose key is already in the store (left as they are).
+    var skippedExisting = 0
     /// Natural key → record ordinal.
     var keyIndex: [String: Int32] = [:]
     /// Per field link: the destination keys each record names.

@@ -1,17 +1,24 @@
 /// Relationship resolution: natural keys → `Z_PK`s, both sides of every relationship.
 extension SeedBuild {
-    /// A row found by key: which seeded entity, which record.
+    /// A row found by key: which seeded entity, which record (nil for a row only in the existing
+    /// store of an upsert), and its `Z_PK`.
     struct Target {
         let entity: Int
-        let ordinal: Int
+        let ordinal: Int?
+        let primaryKey: Int64
     }
 
-    /// The row of `destination` (or one of its sub-entities) whose key is `key`.
+    /// The row of `destination` (or one of its sub-entities) whose key is `key`: a record of the input,
+    /// else (in an upsert) a row already in the store.
     func lookup(_ destination: String, _ key: String) -> Target? {
-        for index in candidates(for: destination) {
+        let indexes = candidates(for: destination)
+        for index in indexes {
             if let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 {
-                return Target(entity: index, ordinal: Int(ordinal))
+                return Target(entity: index, ordinal: Int(ordinal), primaryKey: states[index].primaryKeys[Int(ordinal)])
             }
+        }
+        for index in indexes {
+            if let primaryKey = existing?.keys[index][key] { return Target(entity: index, ordinal: nil, primaryKey: primaryKey) }
         }
         return nil
     }
@@ -41,7 +48,8 @@ extension SeedBuild {
                             }
                             continue
                         }
-                        try self.link(from: Target(entity: index, ordinal: ordinal), to: target, relationship: relationship,
+                        let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].primaryKeys[ordinal])
+                        try self.link(from: source, to: target, relationship: relationship,
                                  inverse: inverse, position: position)
                     }
                 }
@@ -53,28 +61,30 @@ extension SeedBuild {
     /// Records one link in the to-one columns of either side, or as a join row.
     func link(from source: Target, to target: Target, relationship: Relationship, inverse: Relationship?, position: Int) throws {
         let sourceEntity = plan.entities[source.entity], targetEntity = plan.entities[target.entity]
-        let sourceKey = states[source.entity].primaryKeys[source.ordinal]
-        let targetKey = states[target.entity].primaryKeys[target.ordinal]
+        let sourceKey = source.primaryKey, targetKey = target.primaryKey
         if !relationship.isToMany {
+            guard let ordinal = source.ordinal else { return }
             let slot = sourceEntity.toOneSlots.firstIndex(of: relationship.name)!
-            states[source.entity].toOneKeys[slot][source.ordinal] = targetKey
-            states[source.entity].toOneEntities[slot][source.ordinal] = Int32(targetEntity.number)
+            states[source.entity].toOneKeys[slot][ordinal] = targetKey
+            states[source.entity].toOneEntities[slot][ordinal] = Int32(targetEntity.number)
             if let inverse, inverse.isToMany, inverse.isOrdered {
-                states[source.entity].toOneOrders[slot][source.ordinal] = nextOrder("\(target.entity).\(inverse.name)", targetKey)
+                states[source.entity].toOneOrders[slot][ordinal] = nextOrder("\(target.entity).\(inverse.name)", targetKey)
             }
-            if let inverse, !inverse.isToMany, let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) {
-                states[target.entity].toOneKeys[inverseSlot][target.ordinal] = sourceKey
-                states[target.entity].toOneEntities[inverseSlot][target.ordinal] = Int32(sourceEntity.number)
+            // The inverse column of a row only in the existing store is left as it is.
+            if let inverse, !inverse.isToMany, let targetOrdinal = target.ordinal,
+               let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) {
+                states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
+                states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(sourceEntity.number)
             }
             return
         }
         guard let inverse else { return }
         if !inverse.isToMany {
             // One-to-many given from the to-many side: the key lives on the destination's to-one.
-            guard let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) else { return }
-            states[target.entity].toOneKeys[inverseSlot][target.ordinal] = sourceKey
-            states[target.entity].toOneEntities[inverseSlot][target.ordinal] = Int32(sourceEntity.number)
-            if relationship.isOrdered { states[target.entity].toOneOrders[inverseSlot][target.ordinal] = Int64(position + 1) }
+            guard let targetOrdinal = target.ordinal, let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) else { return }
+            states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
+            states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(sourceEntity.number)
+            if relationship.isOrdered { states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = Int64(position + 1) }
             return
         }
         // Many-to-many: a join row; A (the join table's first entity) may be either side.
@@ -111,7 +121,7 @@ extension SeedBuild {
     func readJoinSources() throws {
         let graph = EntityGraph(model: plan.model)
         for link in plan.joinLinks {
-            guard let entityIndex = plan.entities.firstIndex(where: { $0.name == link.entity }) else { continue }
+            guard plan.entities.contains(where: { $0.name == link.entity }) else { continue }
             let inverse = graph.inverse(of: link.relationship, in: link.entity)
             var positions: [Int64: Int] = [:]
             let reader = try link.spec.openReader(relativeTo: specDirectory)
@@ -135,8 +145,7 @@ extension SeedBuild {
                     }
                     continue
                 }
-                _ = entityIndex
-                let key = states[source.entity].primaryKeys[source.ordinal]
+                let key = source.primaryKey
                 let position = positions[key, default: 0]
                 positions[key] = position + 1
                 try self.link(from: source, to: target, relationship: link.relationship, inverse: inverse, position: position)

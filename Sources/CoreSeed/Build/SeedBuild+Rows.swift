@@ -3,12 +3,15 @@ import Foundation
 /// Pass 2: every kept record becomes one complete row; then join rows, metadata, checks, rename.
 extension SeedBuild {
     func writeRows() throws {
-        let writer = options.dryRun ? nil : try StoreWriter(layout: plan.layout, targetPath: output)
+        let writer = self.writer
         for (index, entity) in plan.entities.enumerated() {
             let statement = try writer?.rowInserter(for: entity.table)
+            let insertParameters = entity.table.columns.indices.map { Int32?(Int32($0 + 1)) }
             var ordinal = 0
-            var rows = 0
+            var rows = 0, updated = 0, unchanged = 0
+            let matched = states[index].existingPrimaryKeys
             for source in entity.sources {
+                let update = existing == nil ? nil : try updateStatement(for: entity, index: index, source: source)
                 let reader = try source.spec.openReader(relativeTo: specDirectory)
                 while let record = try reader.next() {
                     defer { ordinal += 1 }
@@ -23,8 +26,19 @@ extension SeedBuild {
                                                     failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity)))
                         }
                     }
+                    if !matched.isEmpty, matched[ordinal] != 0 {
+                        // A row already in the store: update what changed, keep the rest.
+                        guard let (statement, parameters) = update else { unchanged += 1; continue }
+                        try bindRow(record, ordinal: ordinal, primaryKey: primaryKey, entity: entity, entityIndex: index,
+                                    source: source, statement: statement, parameters: parameters)
+                        statement.bindInteger(primaryKey, at: Int32(parameters.compactMap { $0 }.count + 1))
+                        try statement.step()
+                        statement.reset()
+                        if writer?.store.changes ?? 0 > 0 { updated += 1 } else { unchanged += 1 }
+                        continue
+                    }
                     try bindRow(record, ordinal: ordinal, primaryKey: primaryKey, entity: entity, entityIndex: index,
-                                source: source, statement: statement)
+                                source: source, statement: statement, parameters: insertParameters)
                     if let statement {
                         try statement.step()
                         statement.reset()
@@ -33,13 +47,14 @@ extension SeedBuild {
                     if rows & 0xFFFF == 0 { options.progress?("\(entity.name): \(rows) rows written") }
                 }
             }
-            report.entities.append(.init(name: entity.name, rows: rows, rejected: states[index].rejected))
+            report.entities.append(.init(name: entity.name, rows: rows, rejected: states[index].rejected,
+                                         updated: updated, unchanged: unchanged + states[index].skippedExisting))
         }
         for join in plan.layout.joinTables {
             guard let rows = joinRows[join.name], !rows.isEmpty else { continue }
             report.joinRows[join.name] = rows.count
             guard let writer else { continue }
-            let statement = try writer.joinInserter(for: join)
+            let statement = try writer.joinInserter(for: join, ignoringDuplicates: existing != nil)
             for row in rows {
                 statement.bindInteger(row.first, at: 1)
                 statement.bindInteger(row.second, at: 2)
@@ -50,6 +65,13 @@ extension SeedBuild {
         }
         report.rejected = errors
         guard let writer else { return }
+        if existing != nil {
+            var extra: [String: PropertyListValue] = [:]
+            if let version = plan.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
+            try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)
+            report.output = writer.targetPath
+            return
+        }
         try finish(writer)
         report.output = output
     }
@@ -57,9 +79,9 @@ extension SeedBuild {
     /// Binds every column of one row; a value that cannot be converted is rejected (NULL in its place
     /// when errors are tolerated, though the first pass has already dropped such records).
     private func bindRow(_ record: Record, ordinal: Int, primaryKey: Int64, entity: EntityPlan, entityIndex: Int,
-                         source: SourcePlan, statement: SQLiteStatement?) throws {
+                         source: SourcePlan, statement: SQLiteStatement?, parameters: [Int32?]) throws {
         for (offset, fill) in source.fills.enumerated() {
-            let parameter = Int32(offset + 1)
+            guard let parameter = parameters[offset] else { continue }
             switch fill {
             case .primaryKey: statement?.bindInteger(primaryKey, at: parameter)
             case .entityNumber: statement?.bindInteger(Int64(entity.number), at: parameter)
@@ -96,13 +118,15 @@ extension SeedBuild {
         if framework < 1044 { metadata.hashesDigest = nil }
         if framework < 1327 { metadata.checksum = nil }
         let uuid = try plan.spec.storeUUID ?? inputUUID()
+        try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
+    }
+
+    /// The writer's own verification of the finished file against the model.
+    func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
         let versions = ModelVersions(versions: [plan.model], currentVersionName: plan.model.versionName, path: plan.model.path)
-        let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.spec.configuration)
-        try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata) { database in
-            var check = StoreVerifier.Report()
-            try verifier.verify(database, into: &check)
-            return check.differences
-        }
+        var check = StoreVerifier.Report()
+        try StoreVerifier(versions: versions, configuration: options.configuration ?? plan.spec.configuration).verify(database, into: &check)
+        return check.differences
     }
 
     /// A UUID derived from the inputs (spec, model hashes, every source file's bytes), so identical

@@ -17,6 +17,10 @@ public final class SeedBuild {
         public var maxErrors = 0
         /// Overrides the spec's `configuration`.
         public var configuration: String?
+        /// Overrides the spec's `mode`: `upsert` or `insert` update an existing store.
+        public var mode: SeedSpec.Mode?
+        /// The existing store to upsert into (default: the output).
+        public var into: String?
         /// Called now and then with a progress line (entity, rows so far).
         public var progress: (@Sendable (String) -> Void)?
 
@@ -52,6 +56,14 @@ public final class SeedBuild {
         let plan = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
                                 framework: framework)
         let build = SeedBuild(plan: plan, options: options, specPath: specPath)
+        let mode = options.mode ?? spec.mode
+        var writer: StoreWriter?
+        if mode != .replace {
+            writer = try build.openExisting(versions: versions, model: model, insertOnly: mode == .insert)
+        } else if !options.dryRun {
+            writer = try StoreWriter(layout: plan.layout, targetPath: build.output)
+        }
+        build.writer = writer
         try build.readKeys()
         build.assignPrimaryKeys()
         try build.resolveLinks()
@@ -136,8 +148,19 @@ public final class SeedBuild {
                     if needsKeys && keep {
                         keep = try indexKey(record, ordinal: ordinal, source: source, entity: entity, state: &state)
                     }
+                    if keep, let existing {
+                        let key = storedKey(record, source: source, reader: existing.keyReaders[index])
+                        let primaryKey = key.flatMap { existing.keys[index][$0] } ?? 0
+                        if primaryKey != 0 && insertOnly {
+                            keep = false
+                            state.skippedExisting += 1
+                        }
+                        state.existingPrimaryKeys.append(primaryKey)
+                    } else if existing != nil {
+                        state.existingPrimaryKeys.append(0)
+                    }
+                    if !keep && !(insertOnly && state.existingPrimaryKeys.last ?? 0 != 0) { state.rejected += 1 }
                     state.kept.append(keep)
-                    if !keep { state.rejected += 1 }
                     for (link, fields) in zip(entity.fieldLinks.indices, source.linkFields) {
                         if fields.count == 1 {
                             state.linkKeys[link].append(NaturalKey.keys(record.values[fields[0]], separator: entity.fieldLinks[link].separator))
@@ -197,11 +220,13 @@ public final class SeedBuild {
 
     /// Numbers the kept records: one counter per hierarchy root, entities in `Z_ENT` order.
     func assignPrimaryKeys() {
-        var counters: [String: Int64] = [:]
+        var counters: [String: Int64] = existing?.maxPrimaryKeys ?? [:]
         for (index, entity) in plan.entities.enumerated() {
             var counter = counters[entity.rootName] ?? 0
-            states[index].primaryKeys = states[index].kept.map { keep in
+            let matched = states[index].existingPrimaryKeys
+            states[index].primaryKeys = states[index].kept.enumerated().map { ordinal, keep in
                 guard keep else { return 0 }
+                if !matched.isEmpty, matched[ordinal] != 0 { return matched[ordinal] }
                 counter += 1
                 return counter
             }
@@ -215,6 +240,11 @@ public final class SeedBuild {
         maxPrimaryKeys = counters
     }
     var maxPrimaryKeys: [String: Int64] = [:]
+    /// The store being written (nil in a dry run).
+    var writer: StoreWriter?
+    /// The store an upsert updates, and whether only new rows are added.
+    var existing: ExistingRows?
+    var insertOnly = false
     var candidateCache: [String: [Int]] = [:]
     var orderCounters: [String: [Int64: Int64]] = [:]
 }

@@ -38,6 +38,67 @@ public final class StoreWriter {
         }
     }
 
+    /// Opens a copy of the existing store at `targetPath` for an upsert: a consistent copy through SQLite's
+    /// backup API (its `-wal` included) in the temporary file, where rows are then added and updated.
+    /// The existing store is read, never written, until the finished copy replaces it.
+    public init(updating targetPath: String, layout: StoreLayout) throws(StoreError) {
+        self.layout = layout
+        self.targetPath = targetPath
+        let url = URL(fileURLWithPath: targetPath)
+        self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
+        StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
+        StoreWriter.removeFiles(at: temporaryPath)
+        InterruptCleanup.register(temporaryPath)
+        let snapshot = try StoreSnapshot(path: targetPath)
+        do {
+            self.database = try StoreWriter.copy(snapshot.database, to: temporaryPath)
+        } catch {
+            StoreWriter.removeFiles(at: temporaryPath)
+            throw StoreError(path: temporaryPath, message: "cannot copy the existing store: \(error.description)", exitCode: 73)
+        }
+    }
+
+    private static func copy(_ source: SQLiteDatabase, to path: String) throws(SQLiteError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try source.backup(into: database)
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; BEGIN")
+        return database
+    }
+
+    /// The connection to the store being built (for reading existing rows during an upsert).
+    public var store: SQLiteDatabase { connection }
+
+    /// Finishes an upsert: raises `Z_MAX` where rows were added, sets `extraMetadata` keys in the
+    /// existing metadata (the store keeps its UUID and hashes), then checks and renames like `finish`.
+    public func finishUpdate(maxPrimaryKeys: [String: Int64], extraMetadata: [String: PropertyListValue],
+                             check: (SQLiteDatabase) throws -> [String]) throws {
+        do {
+            try completeUpdate(connection, maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extraMetadata)
+        } catch {
+            throw StoreError(path: temporaryPath, message: "cannot finish the store: \(error)")
+        }
+        try install(check: check)
+    }
+
+    private func completeUpdate(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64],
+                                extraMetadata: [String: PropertyListValue]) throws {
+        let raise = try database.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = ? AND Z_MAX < ?")
+        for (entity, max) in maxPrimaryKeys.sorted(by: { $0.key < $1.key }) {
+            try raise.bind([.integer(max), .text(entity), .integer(max)])
+            try raise.step()
+            raise.reset()
+        }
+        if !extraMetadata.isEmpty {
+            var (_, metadata) = try StoreMetadata.read(from: database)
+            for (key, value) in extraMetadata { metadata.other[key] = value }
+            let write = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+            try write.bind([.blob(metadata.binaryPropertyList())])
+            try write.step()
+        }
+        try database.execute("COMMIT")
+        try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
+    }
+
     private static func create(at path: String, layout: StoreLayout) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         // Page size and auto-vacuum must be set before the first table exists.
@@ -96,10 +157,10 @@ public final class StoreWriter {
     }
 
     /// A prepared insert into a join table: first key, second key, then the order columns.
-    public func joinInserter(for join: StoreLayout.JoinTable) throws(SQLiteError) -> SQLiteStatement {
+    public func joinInserter(for join: StoreLayout.JoinTable, ignoringDuplicates: Bool = false) throws(SQLiteError) -> SQLiteStatement {
         let names = ([join.firstColumn, join.secondColumn] + join.orderColumns.map(\.name)).joined(separator: ", ")
         let marks = Array(repeating: "?", count: 2 + join.orderColumns.count).joined(separator: ", ")
-        return try connection.prepare("INSERT INTO \(join.name) (\(names)) VALUES (\(marks))")
+        return try connection.prepare("INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO \(join.name) (\(names)) VALUES (\(marks))")
     }
 
     private func complete(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64], uuid: String,
@@ -134,7 +195,12 @@ public final class StoreWriter {
         } catch {
             throw StoreError(path: temporaryPath, message: "cannot finish the store: \(error.description)")
         }
-        let problems = try check(database)
+        try install(check: check)
+    }
+
+    /// Checks the finished temporary file, closes it, and renames it over the target.
+    private func install(check: (SQLiteDatabase) throws -> [String]) throws {
+        let problems = try check(connection)
         if !problems.isEmpty {
             throw StoreError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }

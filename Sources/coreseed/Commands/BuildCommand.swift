@@ -7,7 +7,7 @@ enum BuildCommand: Command {
     static let summary = "run a seed spec and write the store (default Inputs/seed.json)"
     static let usage = """
         Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                              [--configuration NAME] [--quiet]
+                              [--configuration NAME] [--into STORE --mode upsert|insert] [--quiet]
 
         Reads the spec's sources, maps them onto the model's entities and writes a single-file Core Data
         store. The store is built in a temporary file and replaces the output only when complete and
@@ -18,13 +18,16 @@ enum BuildCommand: Command {
           --report FILE        write a JSON report: rows per entity, every rejected value with its location
           --max-errors N       tolerate N rejected values (their records are left out); default 0
           --configuration NAME build a store holding only that configuration's entities
+          --into STORE         update this existing store instead (it must match the model):
+          --mode upsert|insert   upsert: rows matched by key are updated (Z_OPT + 1 when changed), new rows
+                                 added above Z_MAX, rows the input does not mention kept; insert: new rows only
           --quiet              no progress, no summary
 
         Example: coreseed build Inputs/seed.json --output Outputs/Carriers.sqlite --report build-report.json
         """
 
     static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: ["output", "report", "max-errors", "configuration"],
+        let arguments = try Arguments(words, options: ["output", "report", "max-errors", "configuration", "into", "mode"],
                                       flags: ["dry-run", "quiet"])
         try arguments.requirePositionals(["SPEC"], optional: 1)
         let spec = arguments.positionals.first ?? "Inputs/seed.json"
@@ -33,6 +36,18 @@ enum BuildCommand: Command {
         options.dryRun = arguments.flag("dry-run")
         options.maxErrors = try arguments.integer("max-errors", default: 0)
         options.configuration = arguments.option("configuration")
+        options.into = arguments.option("into")
+        if let mode = arguments.option("mode") {
+            guard let parsed = SeedSpec.Mode(rawValue: mode) else {
+                throw Arguments.UsageError(message: "--mode must be replace, upsert or insert, not '\(mode)'")
+            }
+            options.mode = parsed
+        } else if options.into != nil {
+            options.mode = .upsert
+        }
+        if options.into != nil && options.output != nil {
+            throw Arguments.UsageError(message: "--into and --output exclude each other: an upsert writes back to the store it updates")
+        }
         let quiet = arguments.flag("quiet")
         if !quiet && Terminal.stderrIsTTY {
             options.progress = { line in Terminal.progress(line) }
@@ -70,6 +85,10 @@ enum BuildCommand: Command {
         let rate = report.seconds > 0 ? Int(Double(rows) / report.seconds) : rows
         let what = dryRun ? "checked (dry run, nothing written)" : "built \(Terminal.displayPath(report.output ?? ""))"
         let seconds = String(format: "%.2f", report.seconds)
+        let updated = report.entities.reduce(0) { $0 + $1.updated }, unchanged = report.entities.reduce(0) { $0 + $1.unchanged }
+        if updated + unchanged > 0 {
+            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) rows added, \(updated) updated, \(unchanged) unchanged in \(String(format: "%.2f", report.seconds)) s"
+        }
         let joins = report.joinRows.values.reduce(0, +)
         let joinText = joins > 0 ? " and \(joins) join rows" : ""
         return "\(what): \(report.entities.count) entities, \(rows) rows\(joinText) in \(seconds) s (\(rate) rows/s)"
