@@ -64,8 +64,8 @@ import CoreSeed
 
             """)
         let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
-        #expect(report.contains("\"FailedBankDetails\": {\"rows\": 2, \"rejected\": 2}"))
-        #expect(report.contains("\"FailedBankInfo\": {\"rows\": 4, \"rejected\": 0}"))
+        #expect(report.contains("\"FailedBankDetails\": {\"rows\": 2, \"rejected\": 2, \"updated\": 0, \"unchanged\": 0}"))
+        #expect(report.contains("\"FailedBankInfo\": {\"rows\": 4, \"rejected\": 0, \"updated\": 0, \"unchanged\": 0}"))
         #expect(report.contains("{\"location\": \"banks.csv:4:27\", \"entity\": \"FailedBankDetails\", \"attribute\": \"zip\", \"field\": \"CERT #\", \"message\": \"'CERT #' value \\\"12a\\\" is not an Integer 32 (FailedBankDetails.zip)\"}"))
         // The rejected details rows are left out; the infos pointing at them have no details.
         #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT i.ZNAME, d.ZZIP FROM ZFAILEDBANKINFO i LEFT JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK ORDER BY i.Z_PK")
