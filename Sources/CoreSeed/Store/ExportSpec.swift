@@ -18,14 +18,13 @@ struct ExportSpec {
 
     func text(warnings: inout [String]) -> String {
         var lines = ["{"]
-        var header = JSONWriter()
-        header.field("model", modelPath)
-        if let modelVersion { header.field("modelVersion", modelVersion) }
-        header.field("output", output)
-        header.field("frameworkVersion", metadata.frameworkVersion)
-        header.field("storeUUID", uuid)
-        if case .string(let version)? = metadata.other["CoreSeedVersion"] { header.field("seedVersion", version) }
-        lines.append("  " + header.text + ",")
+        func field(_ key: String, _ value: String) { lines.append("  \(JSONWriter.quoted(key)): \(value),") }
+        field("model", JSONWriter.quoted(modelPath))
+        if let modelVersion { field("modelVersion", JSONWriter.quoted(modelVersion)) }
+        field("output", JSONWriter.quoted(output))
+        field("frameworkVersion", String(metadata.frameworkVersion))
+        field("storeUUID", JSONWriter.quoted(uuid))
+        if case .string(let version)? = metadata.other["CoreSeedVersion"] { field("seedVersion", JSONWriter.quoted(version)) }
         lines.append("  \"sources\": {")
         for (index, plan) in plans.enumerated() {
             var source = JSONWriter()
