@@ -10,6 +10,9 @@ enum CommandLineTool {
             SchemaCommand.self,
             HashesCommand.self,
             VerifyCommand.self,
+            InspectCommand.self,
+            ExportCommand.self,
+            BackupCommand.self,
         ]
     }
 

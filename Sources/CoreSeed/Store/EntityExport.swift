@@ -1,0 +1,163 @@
+import Foundation
+
+/// One concrete entity's export: which columns, the SELECT that reads them, and what the rows held
+/// (NULLs and empty values per attribute, which the spec needs to rebuild them faithfully).
+struct EntityExport {
+    enum Kind {
+        case key
+        case attribute(Attribute)
+        /// A to-one: the destination's `pk`. `inSpec` is false when the other side feeds the relationship.
+        case toOne(Relationship, inSpec: Bool)
+        /// Keys of an ordered one-to-many or a many-to-many, joined with ";", in order.
+        case list(Relationship)
+    }
+
+    struct Column {
+        let name: String
+        let kind: Kind
+        /// The SELECT expression (table alias `t`).
+        let expression: String
+        var nulls = 0
+        var empties = 0
+    }
+
+    let info: StoreLayout.EntityInfo
+    let table: StoreLayout.Table
+    private(set) var columns: [Column] = []
+    var rows = 0
+    /// The entity and its ancestors.
+    let lineageNames: [String]
+    var keyName: String { columns[0].name }
+
+    init(info: StoreLayout.EntityInfo, layout: StoreLayout, graph: EntityGraph, warnings: inout [String]) throws {
+        self.info = info
+        self.table = layout.table(forEntity: info.name)!
+        let lineage = Array(graph.lineage(info.name).reversed())
+        self.lineageNames = lineage.map(\.name)
+        let propertyNames = Set(lineage.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
+        let keyName = ["pk", "_pk", "Z_PK"].first { !propertyNames.contains($0) }!
+        columns.append(Column(name: keyName, kind: .key, expression: "t.\(CoreDataSchema.primaryKey)"))
+
+        for owner in lineage {
+            for attribute in owner.attributes where !attribute.isTransient {
+                guard let column = table.columns.first(where: {
+                    if case .attribute(owner.name, attribute.name, _) = $0.role { return true }
+                    return false
+                }) else {
+                    if attribute.type == .composite { warnings.append("\(info.name).\(attribute.name): Composite attributes are not exported") }
+                    continue
+                }
+                columns.append(Column(name: attribute.name, kind: .attribute(attribute), expression: "t.\(quoted(column.name))"))
+            }
+        }
+        for owner in lineage {
+            for relationship in owner.relationships where !relationship.isTransient {
+                if let column = try relationshipColumn(relationship, owner: owner.name, layout: layout, graph: graph, warnings: &warnings) {
+                    columns.append(column)
+                }
+            }
+        }
+    }
+
+    private func relationshipColumn(_ relationship: Relationship, owner: String, layout: StoreLayout, graph: EntityGraph,
+                                    warnings: inout [String]) throws -> Column? {
+        let inverse = graph.inverse(of: relationship, in: owner)
+        let inverseOwner = inverse.flatMap { graph.relationship($0.name, from: relationship.destinationEntity)?.owner.name }
+        if !relationship.isToMany {
+            guard let column = table.columns.first(where: {
+                if case .toOne(owner, relationship.name, _) = $0.role { return true }
+                return false
+            }) else { return nil }
+            var inSpec = true
+            if let inverse, let inverseOwner {
+                if inverse.isToMany && inverse.isOrdered {
+                    inSpec = false  // the ordered list on the other side carries the order
+                } else if !inverse.isToMany {
+                    // One-to-one: feed it from one side only (the lower of owner.name).
+                    inSpec = (owner, relationship.name) <= (inverseOwner, inverse.name)
+                }
+            }
+            return Column(name: relationship.name, kind: .toOne(relationship, inSpec: inSpec), expression: "t.\(quoted(column.name))")
+        }
+        guard let inverse, let inverseOwner else {
+            warnings.append("\(info.name).\(relationship.name): a to-many relationship without an inverse is not exported")
+            return nil
+        }
+        let separator = "'\(StoreExporter.listSeparator)'"
+        if !inverse.isToMany {
+            guard relationship.isOrdered, let destination = layout.table(forEntity: relationship.destinationEntity) else { return nil }
+            var keyColumn: String?, orderColumn: String?
+            for column in destination.columns {
+                switch column.role {
+                case .toOne(inverseOwner, inverse.name, _): keyColumn = column.name
+                case .toOneOrder(inverseOwner, inverse.name): orderColumn = column.name
+                default: break
+                }
+            }
+            guard let keyColumn else { return nil }
+            let order = (orderColumn.map { "d.\(quoted($0)), " } ?? "") + "d.\(CoreDataSchema.primaryKey)"
+            let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT d.\(CoreDataSchema.primaryKey) AS k FROM \(quoted(destination.name)) d WHERE d.\(quoted(keyColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+            return Column(name: relationship.name, kind: .list(relationship), expression: expression)
+        }
+        // Many-to-many: exported from one side only, so a rebuild does not add every pair twice.
+        guard let join = layout.joinTables.first(where: {
+            ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
+                || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
+        }) else { return nil }
+        let isFirst = join.firstEntity == owner && join.firstRelationship == relationship.name
+        let (selfColumn, otherColumn) = isFirst ? (join.firstColumn, join.secondColumn) : (join.secondColumn, join.firstColumn)
+        // The first entity's side, unless only the second side is ordered (then its order is the one kept).
+        let exportFromSecond = inverse.isOrdered && !relationship.isOrdered
+        guard isFirst != exportFromSecond else { return nil }
+        if relationship.isOrdered && inverse.isOrdered {
+            warnings.append("\(info.name).\(relationship.name): both sides are ordered; only this side's order is kept")
+        }
+        let orderColumn = join.orderColumns.first { $0.orderedColumn == otherColumn }?.name
+        let order = (orderColumn.map { "j.\(quoted($0)), " } ?? "") + "j.\(quoted(otherColumn))"
+        let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT j.\(quoted(otherColumn)) AS k FROM \(quoted(join.name)) j WHERE j.\(quoted(selfColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+        return Column(name: relationship.name, kind: .list(relationship), expression: expression)
+    }
+
+    /// `SELECT … FROM table t WHERE Z_ENT = number ORDER BY Z_PK`.
+    var selectSQL: String {
+        "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
+    }
+
+    /// Streams the rows into `path` (a temporary file renamed into place); returns the row count.
+    mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String) throws -> Int {
+        let statement = try database.prepare(selectSQL)
+        try statement.bind([.integer(Int64(info.number))])
+        let file = try ExportFile(path: path)
+        switch format {
+        case .csv: file.append(columns.map { ExportValue.csvField($0.name) }.joined(separator: ",") + "\r\n")
+        case .json: file.append("[")
+        }
+        var count = 0
+        var fields: [String] = []
+        while try statement.step() {
+            fields.removeAll(keepingCapacity: true)
+            for index in columns.indices {
+                let rendered = render(statement.value(at: index), as: columns[index].kind)
+                switch rendered {
+                case .null: columns[index].nulls += 1
+                case .text(""): columns[index].empties += 1
+                default: break
+                }
+                switch format {
+                case .csv: fields.append(rendered.csv)
+                case .json: fields.append(JSONWriter.quoted(columns[index].name) + ": " + rendered.json)
+                }
+            }
+            switch format {
+            case .csv: file.append(fields.joined(separator: ",") + "\r\n")
+            case .json: file.append((count == 0 ? "\n{" : ",\n{") + fields.joined(separator: ", ") + "}")
+            }
+            count += 1
+        }
+        if format == .json { file.append("\n]\n") }
+        try file.finish()
+        return count
+    }
+
+    private func quoted(_ identifier: String) -> String { StoreInspection.quoted(identifier) }
+}

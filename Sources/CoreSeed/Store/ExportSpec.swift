@@ -1,0 +1,120 @@
+import Foundation
+
+/// The seed spec `export --spec` writes beside the CSV files: `build` runs it to rebuild the same rows.
+///
+/// Every entity is fed from its own file, keyed by `pk`; every attribute is mapped explicitly (dates as
+/// `iso8601`, binaries as `base64`). Where CSV's empty field is ambiguous, the spec says what it meant:
+/// `"emptyIsNull"` follows what the column held (NULLs or empty values), and `"default": ""` keeps a NULL
+/// NULL when the model gives the attribute a default value.
+struct ExportSpec {
+    let modelPath: String
+    let modelVersion: String?
+    let output: String
+    let metadata: StoreMetadata
+    let uuid: String
+    let plans: [EntityExport]
+    /// The entities that have files: relationships to others are left out of the spec.
+    let exported: Set<String>
+
+    func text(warnings: inout [String]) -> String {
+        var lines = ["{"]
+        func field(_ key: String, _ value: String) { lines.append("  \(JSONWriter.quoted(key)): \(value),") }
+        field("model", JSONWriter.quoted(modelPath))
+        if let modelVersion { field("modelVersion", JSONWriter.quoted(modelVersion)) }
+        field("output", JSONWriter.quoted(output))
+        field("frameworkVersion", String(metadata.frameworkVersion))
+        field("storeUUID", JSONWriter.quoted(uuid))
+        if case .string(let version)? = metadata.other["CoreSeedVersion"] { field("seedVersion", JSONWriter.quoted(version)) }
+        lines.append("  \"sources\": {")
+        for (index, plan) in plans.enumerated() {
+            var source = JSONWriter()
+            source.object { $0.field("csv", "\(plan.info.name).csv") }
+            lines.append("    \(JSONWriter.quoted(plan.info.name)): \(source.text)" + (index < plans.count - 1 ? "," : ""))
+        }
+        lines.append("  },")
+        lines.append("  \"entities\": {")
+        for (index, plan) in plans.enumerated() {
+            lines.append("    \(JSONWriter.quoted(plan.info.name)): \(entity(plan, warnings: &warnings))" + (index < plans.count - 1 ? "," : ""))
+        }
+        lines.append("  }")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func entity(_ plan: EntityExport, warnings: inout [String]) -> String {
+        var json = JSONWriter()
+        json.object { json in
+            json.field("from", plan.info.name)
+            json.field("key", plan.keyName)
+            json.field("attributes") { json in
+                json.object { json in
+                    for column in plan.columns {
+                        guard case .attribute(let attribute) = column.kind else { continue }
+                        attributeSpec(column, attribute, entity: plan.info.name, into: &json, warnings: &warnings)
+                    }
+                }
+            }
+            json.field("relationships") { json in
+                json.object { json in
+                    for column in plan.columns {
+                        switch column.kind {
+                        case .toOne(let relationship, let inSpec) where inSpec:
+                            guard isExported(relationship.destinationEntity) else { continue }
+                            json.field(column.name) { $0.object { $0.field("key", column.name) } }
+                        case .list(let relationship):
+                            guard isExported(relationship.destinationEntity) else { continue }
+                            json.field(column.name) { json in
+                                json.object { json in
+                                    json.field("key", column.name)
+                                    json.field("separator", StoreExporter.listSeparator)
+                                }
+                            }
+                        default: continue
+                        }
+                    }
+                }
+            }
+        }
+        return json.text
+    }
+
+    /// True when rows of `entity` (or of one of its sub-entities) are exported.
+    private func isExported(_ entity: String) -> Bool {
+        plans.contains { plan in plan.info.name == entity || plan.lineageNames.contains(entity) }
+    }
+
+    private func attributeSpec(_ column: EntityExport.Column, _ attribute: Attribute, entity: String,
+                               into json: inout JSONWriter, warnings: inout [String]) {
+        var options: [(String, String)] = []  // key, raw JSON value
+        switch attribute.type {
+        case .date: options.append(("date", JSONWriter.quoted("iso8601")))
+        case .binary, .transformable: options.append(("base64", "true"))
+        default: break
+        }
+        // The build reads an empty field as NULL except for String attributes (ValueCoercer's default).
+        let emptyIsNullByDefault = attribute.type != .string
+        var emptyIsNull = emptyIsNullByDefault
+        if column.nulls > 0 && column.empties > 0 {
+            emptyIsNull = column.nulls >= column.empties
+            warnings.append("\(entity).\(attribute.name): \(column.nulls) NULL and \(column.empties) empty value(s); CSV cannot tell them apart, the rebuild has \(emptyIsNull ? "NULL" : "empty values") for both")
+        } else if column.nulls > 0 {
+            emptyIsNull = true
+        } else if column.empties > 0 {
+            emptyIsNull = false
+        }
+        if emptyIsNull != emptyIsNullByDefault { options.append(("emptyIsNull", emptyIsNull ? "true" : "false")) }
+        if column.nulls > 0, emptyIsNull, attribute.defaultValueString != nil {
+            options.append(("default", JSONWriter.quoted("")))  // keeps NULL instead of the model's default
+        }
+        if options.isEmpty {
+            json.field(attribute.name, column.name)
+            return
+        }
+        json.field(attribute.name) { json in
+            json.object { json in
+                json.field("field", column.name)
+                for (key, value) in options { json.field(key) { $0.raw(value) } }
+            }
+        }
+    }
+}

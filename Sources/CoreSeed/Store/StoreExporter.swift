@@ -1,0 +1,106 @@
+import Foundation
+
+/// Reads a store's rows back out as one file per concrete entity (CSV or JSON) and, for CSV, a seed
+/// spec that `build` runs to rebuild the same rows (the restore path).
+///
+/// Each file has a `pk` column (the row's `Z_PK`, its key in the spec), the entity's stored attributes
+/// (inherited ones included) named as in the model, a column per to-one relationship holding the
+/// destination's `pk`, and for ordered one-to-many and many-to-many relationships a column holding the
+/// destinations' `pk`s joined with ";" in the relationship's order. Rows are written in `Z_PK` order, so
+/// a rebuild numbers them the same way. The store is read from a `StoreSnapshot`: never modified.
+public struct StoreExporter {
+    /// The file format of the entity files.
+    public enum Format: String, Sendable, CaseIterable {
+        /// RFC 4180, a header line; NULL is an empty field.
+        case csv
+        /// A JSON array of objects, one object per line; NULL is `null`.
+        case json
+    }
+
+    /// What one export wrote.
+    public struct Result: Sendable {
+        /// Entity name, file path and row count, in `Z_ENT` order.
+        public var files: [(entity: String, path: String, rows: Int)] = []
+        /// The spec file, when one was asked for.
+        public var specPath: String?
+        /// Values or relationships that a rebuild cannot reproduce exactly.
+        public var warnings: [String] = []
+        /// The model version the store was read with.
+        public var modelVersion = ""
+    }
+
+    /// The separator of key lists in to-many columns.
+    public static let listSeparator = ";"
+
+    public let versions: ModelVersions
+    /// The model version to read with; by default the one whose version hashes equal the store's.
+    public let modelVersion: String?
+
+    public init(versions: ModelVersions, modelVersion: String? = nil) {
+        self.versions = versions
+        self.modelVersion = modelVersion
+    }
+
+    /// Exports the store at `storePath` into `directory` (created if missing).
+    ///
+    /// - Parameters:
+    ///   - entity: only this entity (and its sub-entities); all concrete entities by default.
+    ///   - specModelPath: when set (CSV only), also writes `seed.json` with this as its `"model"`.
+    public func export(storeAt storePath: String, to directory: String, format: Format, entity: String? = nil,
+                       specModelPath: String? = nil) throws -> Result {
+        if specModelPath != nil, format != .csv {
+            throw StoreError(path: storePath, message: "a spec needs CSV files: the build reads CSV, XML and SQLite sources, not JSON", exitCode: 64)
+        }
+        let snapshot = try StoreSnapshot(path: storePath)
+        let database = snapshot.database
+        let (uuid, metadata) = try StoreMetadata.read(from: database)
+        let model = try chooseModel(metadata: metadata, storePath: storePath)
+        let layout = try StoreLayout(model: model, configuration: nil, framework: FrameworkVersion(metadata.frameworkVersion))
+        let graph = EntityGraph(model: model)
+
+        var selected = layout.entities.filter { !$0.isAbstract && $0.isInConfiguration && layout.table(forEntity: $0.name) != nil }
+        if let entity {
+            guard layout.entity(named: entity) != nil else {
+                throw StoreError(path: storePath, message: "model version '\(model.versionName)' has no entity '\(entity)' (entities: \(layout.entities.map(\.name).joined(separator: ", ")))", exitCode: 64)
+            }
+            selected = selected.filter { info in graph.lineage(info.name).contains { $0.name == entity } }
+        }
+
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(path: directory, message: "cannot create the output folder: \(error.localizedDescription)", exitCode: 73)
+        }
+        var result = Result()
+        result.modelVersion = model.versionName
+        let exported = Set(selected.map(\.name))
+        var plans: [EntityExport] = []
+        for info in selected {
+            var plan = try EntityExport(info: info, layout: layout, graph: graph, warnings: &result.warnings)
+            let fileName = "\(info.name).\(format.rawValue)"
+            let path = SeedSpec.join(directory, fileName)
+            plan.rows = try plan.write(from: database, format: format, to: path)
+            result.files.append((info.name, path, plan.rows))
+            plans.append(plan)
+        }
+        if let specModelPath {
+            let specPath = SeedSpec.join(directory, "seed.json")
+            let outputName = URL(fileURLWithPath: storePath).lastPathComponent
+            let text = ExportSpec(modelPath: specModelPath, modelVersion: versions.versions.count > 1 ? model.versionName : nil,
+                                  output: outputName, metadata: metadata, uuid: uuid, plans: plans, exported: exported)
+                .text(warnings: &result.warnings)
+            try ExportFile.write(Data(text.utf8), to: specPath)
+            result.specPath = specPath
+        }
+        return result
+    }
+
+    /// The version named by `modelVersion`, else the one whose hashes equal the store's.
+    private func chooseModel(metadata: StoreMetadata, storePath: String) throws -> Model {
+        if let modelVersion { return try versions.version(named: modelVersion) }
+        if let model = versions.versions.first(where: { ModelHashes.compute(for: $0).entities == metadata.versionHashes }) {
+            return model
+        }
+        throw StoreError(path: storePath, message: "no version of the model matches the store's version hashes (versions: \(versions.versions.map(\.versionName).joined(separator: ", "))); name one with --model-version")
+    }
+}

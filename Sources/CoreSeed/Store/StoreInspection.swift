@@ -1,0 +1,112 @@
+import Foundation
+
+/// What `coreseed inspect` shows about a store: its metadata, entities with row counts, journal mode,
+/// page size, auto-vacuum and sidecar files.
+///
+/// The header facts come from the original file's first 100 bytes; everything else from a
+/// `StoreSnapshot`, so neither the store nor its `-wal`/`-shm` is opened by SQLite or changed.
+public struct StoreInspection: Sendable {
+    /// One row of `Z_PRIMARYKEY`, with the number of rows whose `Z_ENT` is this entity.
+    public struct EntityRow: Sendable, Equatable {
+        public let number: Int64
+        public let name: String
+        public let superNumber: Int64
+        public let max: Int64
+        /// Rows of exactly this entity (sub-entities' rows not included); nil when its table is absent.
+        public let rows: Int64?
+    }
+
+    /// A file beside the store.
+    public struct Sidecar: Sendable, Equatable {
+        public let name: String
+        public let size: Int
+    }
+
+    /// The store as the user named it.
+    public let path: String
+    public let header: StoreFileHeader
+    /// `Z_METADATA.Z_UUID`.
+    public let uuid: String?
+    /// Every key of `Z_METADATA.Z_PLIST`, in display order (see `metadataKeyOrder`).
+    public let metadata: [(key: String, value: PropertyListValue)]
+    public let entities: [EntityRow]
+    public let sidecars: [Sidecar]
+
+    /// Known metadata keys, shown first and in this order; any other key follows in UTF-8 order.
+    public static let metadataKeyOrder: [String] = [
+        StoreMetadata.Key.frameworkVersion, StoreMetadata.Key.storeType, StoreMetadata.Key.storeUUID,
+        StoreMetadata.Key.versionHashesVersion, StoreMetadata.Key.versionIdentifiers,
+        StoreMetadata.Key.hashesDigest, StoreMetadata.Key.checksum, StoreMetadata.Key.autoVacuumLevel,
+        StoreMetadata.Key.versionHashes,
+    ]
+
+    /// Inspects the store at `path`.
+    public init(path: String) throws {
+        let header = try StoreFileHeader(path: path)
+        let snapshot = try StoreSnapshot(path: path)
+        let database = snapshot.database
+        self.path = path
+        self.header = header
+        self.sidecars = snapshot.sidecars.map { Sidecar(name: $0.name, size: $0.size) }
+
+        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
+            if case .text(let name) = row[0] { return name }
+            return nil
+        })
+        guard tables.contains(CoreDataSchema.metadataTable), tables.contains(CoreDataSchema.primaryKeyTable) else {
+            throw StoreError(path: path, message: "not a Core Data store: no \(CoreDataSchema.metadataTable) or \(CoreDataSchema.primaryKeyTable) table")
+        }
+
+        var uuid: String?
+        var metadata: [(String, PropertyListValue)] = []
+        if let row = try database.rows("SELECT Z_UUID, Z_PLIST FROM \(CoreDataSchema.metadataTable) ORDER BY Z_VERSION LIMIT 1").first {
+            if case .text(let text) = row[0] { uuid = text }
+            if case .blob(let bytes) = row[1] {
+                let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+                guard let parsed, case .dictionary(let plist)? = PropertyListValue(foundation: parsed) else {
+                    throw StoreError(path: path, message: "Z_METADATA.Z_PLIST is not a property-list dictionary")
+                }
+                let known = StoreInspection.metadataKeyOrder.filter { plist[$0] != nil }
+                let others = plist.keys.filter { !StoreInspection.metadataKeyOrder.contains($0) }
+                    .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                metadata = (known + others).map { ($0, plist[$0]!) }
+            }
+        }
+        self.uuid = uuid
+        self.metadata = metadata
+
+        let rows = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM \(CoreDataSchema.primaryKeyTable) ORDER BY Z_ENT")
+        var parsed: [(Int64, String, Int64, Int64)] = []
+        for row in rows {
+            guard case .integer(let number) = row[0] else { continue }
+            let name: String = if case .text(let n) = row[1] { n } else { "" }
+            let superNumber: Int64 = if case .integer(let s) = row[2] { s } else { 0 }
+            let max: Int64 = if case .integer(let m) = row[3] { m } else { 0 }
+            parsed.append((number, name, superNumber, max))
+        }
+        let byNumber = Dictionary(parsed.map { ($0.0, $0) }, uniquingKeysWith: { first, _ in first })
+        var entities: [EntityRow] = []
+        for (number, name, superNumber, max) in parsed {
+            // The root of the hierarchy names the table: Z + upper-cased name (A… for persistent-history entities).
+            var root = name, parent = superNumber, steps = 0
+            while parent != 0, let next = byNumber[parent], steps < parsed.count {
+                root = next.1
+                parent = next.2
+                steps += 1
+            }
+            let candidates = [CoreDataSchema.prefixed(root), "A" + CoreDataSchema.uppercased(root)]
+            var count: Int64?
+            if let table = candidates.first(where: tables.contains) {
+                let sql = "SELECT count(*) FROM \(StoreInspection.quoted(table)) WHERE \(CoreDataSchema.entityColumn) = ?"
+                if case .integer(let n)? = try database.scalar(sql, [.integer(number)]) { count = n }
+            }
+            entities.append(EntityRow(number: number, name: name, superNumber: superNumber, max: max, rows: count))
+        }
+        self.entities = entities
+    }
+
+    /// An SQL identifier in double quotes (embedded quotes doubled).
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
