@@ -2,54 +2,79 @@ import Foundation
 
 /// Pass 2: every kept record becomes one complete row; then join rows, metadata, checks, rename.
 extension SeedBuild {
+    /// The statements of pass 2: one insert per entity, one update per entity and source (upserts).
+    struct RowStatements {
+        var statements: [SQLiteStatement] = []
+        /// Per entity: its insert statement's index.
+        var insert: [Int32] = []
+        /// Per entity and source: the update statement's index and, per column, its parameter.
+        var update: [[(statement: Int32, parameters: [Int32?])?]] = []
+    }
+
+    /// Per-entity tallies of pass 2.
+    struct RowCounts {
+        var inserted: [Int]
+        var updated: [Int]
+        var unchanged: [Int]
+    }
+
     func writeRows() throws {
         let writer = self.writer
+        var prepared = RowStatements()
         for (index, entity) in plan.entities.enumerated() {
-            let statement = try writer?.rowInserter(for: entity.table)
-            let insertParameters = entity.table.columns.indices.map { Int32?(Int32($0 + 1)) }
-            var ordinal = 0
-            var rows = 0, updated = 0, unchanged = 0
-            let matched = states[index].existingPrimaryKeys
+            if let writer {
+                prepared.insert.append(Int32(prepared.statements.count))
+                prepared.statements.append(try writer.rowInserter(for: entity.table))
+            } else {
+                prepared.insert.append(-1)
+            }
+            var updates: [(statement: Int32, parameters: [Int32?])?] = []
             for source in entity.sources {
-                let update = existing == nil ? nil : try updateStatement(for: entity, index: index, source: source)
-                let reader = try source.spec.openReader(relativeTo: specDirectory)
-                while let record = try reader.next() {
-                    defer { ordinal += 1 }
-                    let primaryKey = states[index].primaryKeys[ordinal]
-                    guard primaryKey != 0 else { continue }
-                    if let pending = states[index].unresolved[Int32(ordinal)] {
-                        for (linkIndex, key) in pending {
-                            let link = entity.fieldLinks[linkIndex]
-                            let fieldIndex = source.linkFields[linkIndex].first
-                            try reject(mappingError(record, fieldIndex: fieldIndex, field: link.fieldName, entity: entity.name,
-                                                    attribute: link.relationship.name,
-                                                    failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity)))
-                        }
-                    }
-                    if !matched.isEmpty, matched[ordinal] != 0 {
-                        // A row already in the store: update what changed, keep the rest.
-                        guard let (statement, parameters) = update else { unchanged += 1; continue }
-                        try bindRow(record, ordinal: ordinal, primaryKey: primaryKey, entity: entity, entityIndex: index,
-                                    source: source, statement: statement, parameters: parameters)
-                        statement.bindInteger(primaryKey, at: Int32(parameters.compactMap { $0 }.count + 1))
-                        try statement.step()
-                        statement.reset()
-                        if writer?.store.changes ?? 0 > 0 { updated += 1 } else { unchanged += 1 }
-                        continue
-                    }
-                    try bindRow(record, ordinal: ordinal, primaryKey: primaryKey, entity: entity, entityIndex: index,
-                                source: source, statement: statement, parameters: insertParameters)
-                    if let statement {
-                        try statement.step()
-                        statement.reset()
-                    }
-                    rows += 1
-                    if rows & 0xFFFF == 0 { options.progress?("\(entity.name): \(rows) rows written") }
+                if existing != nil, let (statement, parameters) = try updateStatement(for: entity, index: index, source: source) {
+                    updates.append((Int32(prepared.statements.count), parameters))
+                    prepared.statements.append(statement)
+                } else {
+                    updates.append(nil)
                 }
             }
-            report.entities.append(.init(name: entity.name, rows: rows, rejected: states[index].rejected,
-                                         updated: updated, unchanged: unchanged + states[index].skippedExisting))
+            prepared.update.append(updates)
         }
+        var counts = RowCounts(inserted: Array(repeating: 0, count: plan.entities.count),
+                               updated: Array(repeating: 0, count: plan.entities.count),
+                               unchanged: Array(repeating: 0, count: plan.entities.count))
+        if writer != nil {
+            // Read and convert on a second thread; bind and step here.
+            let pipe = RowPipe()
+            let box = UncheckedSendable(value: (self, prepared))
+            let thread = Thread {
+                let (build, prepared) = box.value
+                do {
+                    try build.produceRows(prepared, send: pipe.send)
+                    pipe.close()
+                } catch {
+                    pipe.close(failure: error)
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+            do {
+                try consumeRows(pipe, prepared, counts: &counts)
+            } catch {
+                pipe.cancel()
+                pipe.waitUntilClosed()
+                throw pipe.failure ?? error
+            }
+            pipe.waitUntilClosed()
+            if let failure = pipe.failure { throw failure }
+        } else {
+            try produceRows(prepared, send: { _ in true })
+        }
+        for (index, entity) in plan.entities.enumerated() {
+            report.entities.append(.init(name: entity.name, rows: producedRows[index], rejected: states[index].rejected,
+                                         updated: counts.updated[index],
+                                         unchanged: counts.unchanged[index] + producedUnchanged[index] + states[index].skippedExisting))
+        }
+        PhaseTiming().mark("(rows written)")
         for join in plan.layout.joinTables {
             guard let rows = joinRows[join.name], !rows.isEmpty else { continue }
             report.joinRows[join.name] = rows.count
@@ -65,6 +90,8 @@ extension SeedBuild {
         }
         report.rejected = errors
         guard let writer else { return }
+        let timing = PhaseTiming()
+        defer { timing.mark("finish: indexes, metadata, integrity check, verification") }
         if existing != nil {
             var extra: [String: PropertyListValue] = [:]
             if let version = plan.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
@@ -76,37 +103,168 @@ extension SeedBuild {
         report.output = output
     }
 
-    /// Binds every column of one row; a value that cannot be converted is rejected (NULL in its place
-    /// when errors are tolerated, though the first pass has already dropped such records).
-    private func bindRow(_ record: Record, ordinal: Int, primaryKey: Int64, entity: EntityPlan, entityIndex: Int,
-                         source: SourcePlan, statement: SQLiteStatement?, parameters: [Int32?]) throws {
-        for (offset, fill) in source.fills.enumerated() {
-            guard let parameter = parameters[offset] else { continue }
-            switch fill {
-            case .primaryKey: statement?.bindInteger(primaryKey, at: parameter)
-            case .entityNumber: statement?.bindInteger(Int64(entity.number), at: parameter)
-            case .optimisticLock: statement?.bindInteger(1, at: parameter)
-            case .null: statement?.bindNull(at: parameter)
-            case .attribute(let attribute):
-                do {
-                    let converted = try value(attribute, record)
-                    try statement?.bind(converted, at: parameter)
-                } catch let failure as CoercionFailure {
-                    try reject(mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
-                                            entity: entity.name, attribute: attribute.attribute.name, failure: failure))
-                    statement?.bindNull(at: parameter)
+    /// The SQLite side of pass 2: binds each row's values to its statement and steps it.
+    private func consumeRows(_ pipe: RowPipe, _ prepared: RowStatements, counts: inout RowCounts) throws {
+        var updateEntity: [Int32: Int] = [:]
+        for (index, updates) in prepared.update.enumerated() {
+            for update in updates { if let update { updateEntity[update.statement] = index } }
+        }
+        let store = writer?.store
+        while let batch = pipe.receive() {
+            var offset = 0
+            for (statementIndex, count) in batch.rows {
+                let statement = prepared.statements[Int(statementIndex)]
+                for parameter in 0..<Int(count) {
+                    switch batch.values[offset + parameter] {
+                    case .integer(let value): statement.bindInteger(value, at: Int32(parameter + 1))
+                    case .null: statement.bindNull(at: Int32(parameter + 1))
+                    case .real(let value): statement.bindReal(value, at: Int32(parameter + 1))
+                    case let value: try statement.bind(value, at: Int32(parameter + 1))
+                    }
                 }
-            case .toOne(let slot):
-                let key = states[entityIndex].toOneKeys[slot][ordinal]
-                if key == 0 { statement?.bindNull(at: parameter) } else { statement?.bindInteger(key, at: parameter) }
-            case .toOneEntity(let slot):
-                let number = states[entityIndex].toOneEntities[slot][ordinal]
-                if number == 0 { statement?.bindNull(at: parameter) } else { statement?.bindInteger(Int64(number), at: parameter) }
-            case .toOneOrder(let slot):
-                let order = states[entityIndex].toOneOrders[slot][ordinal]
-                if order == 0 { statement?.bindNull(at: parameter) } else { statement?.bindInteger(order, at: parameter) }
+                offset += Int(count)
+                try statement.step()
+                statement.reset()
+                if let entity = updateEntity[statementIndex] {
+                    if store?.changes ?? 0 > 0 { counts.updated[entity] += 1 } else { counts.unchanged[entity] += 1 }
+                }
             }
         }
+    }
+
+    /// What the reading side of pass 2 needs of one entity, copied out of the build's state once so that
+    /// the per-row loop reads local arrays (no exclusivity checks, no struct copies).
+    struct RowContext {
+        let entityIndex: Int
+        let number: Int64
+        let fills: [[ColumnFill]]
+        let primaryKeys: [Int64]
+        let matched: [Int64]
+        let toOneKeys: [[Int64]]
+        let toOneEntities: [[Int32]]
+        let toOneOrders: [[Int64]]
+        let hasUnresolved: Bool
+        let insert: Int32
+        let updates: [(statement: Int32, parameters: [Int32?])?]
+        var produced = 0
+        var unchanged = 0
+        var ordinal = 0
+    }
+
+    /// The reading side of pass 2: every kept record of every entity becomes the values of one
+    /// insert (or, for a row already in the store, one update), sent in batches.
+    func produceRows(_ prepared: RowStatements, send: (RowPipe.Batch) -> Bool) throws {
+        producedRows = Array(repeating: 0, count: plan.entities.count)
+        producedUnchanged = Array(repeating: 0, count: plan.entities.count)
+        var batch = RowPipe.Batch()
+        batch.values.reserveCapacity(4096 * 8)
+        for group in sourceGroups {
+            var contexts = group.entities.map { index in
+                let state = states[index]
+                return RowContext(
+                    entityIndex: index, number: Int64(plan.entities[index].number), fills: plan.entities[index].sources.map(\.fills),
+                    primaryKeys: state.primaryKeys, matched: state.existingPrimaryKeys, toOneKeys: state.toOneKeys,
+                    toOneEntities: state.toOneEntities, toOneOrders: state.toOneOrders, hasUnresolved: !state.unresolved.isEmpty,
+                    insert: prepared.insert[index], updates: prepared.update[index])
+            }
+            defer {
+                for context in contexts {
+                    producedRows[context.entityIndex] = context.produced
+                    producedUnchanged[context.entityIndex] = context.unchanged
+                }
+            }
+            let sourceCount = plan.entities[group.entities[0]].sources.count
+            for sourceIndex in 0..<sourceCount {
+                let first = plan.entities[group.entities[0]].sources[sourceIndex]
+                let reader = try first.spec.openReader(relativeTo: specDirectory)
+                reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
+                while let record = try reader.next() {
+                    for slot in contexts.indices {
+                        try produceRow(record, sourceIndex: sourceIndex, context: &contexts[slot], batch: &batch)
+                    }
+                    if batch.rows.count >= 4096 {
+                        guard send(batch) else { return }
+                        batch = RowPipe.Batch()
+                        batch.values.reserveCapacity(4096 * 8)
+                    }
+                }
+            }
+        }
+        if !batch.rows.isEmpty { _ = send(batch) }
+    }
+
+    @inline(__always)
+    private func produceRow(_ record: Record, sourceIndex: Int, context: inout RowContext, batch: inout RowPipe.Batch) throws {
+        let ordinal = context.ordinal
+        context.ordinal += 1
+        let primaryKey = context.primaryKeys[ordinal]
+        guard primaryKey != 0 else { return }
+        if context.hasUnresolved { try reportUnresolved(record, ordinal: ordinal, entityIndex: context.entityIndex, sourceIndex: sourceIndex) }
+        if !context.matched.isEmpty, context.matched[ordinal] != 0 {
+            // A row already in the store: update what changed, keep the rest.
+            guard let update = context.updates[sourceIndex] else {
+                context.unchanged += 1
+                return
+            }
+            let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
+                                         fills: context.fills[sourceIndex], parameters: update.parameters, to: &batch.values)
+            batch.values.append(.integer(primaryKey))
+            batch.rows.append((update.statement, Int32(count + 1)))
+            return
+        }
+        let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
+                                     fills: context.fills[sourceIndex], parameters: nil, to: &batch.values)
+        batch.rows.append((context.insert, Int32(count)))
+        context.produced += 1
+    }
+
+    private func reportUnresolved(_ record: Record, ordinal: Int, entityIndex: Int, sourceIndex: Int) throws {
+        guard let pending = states[entityIndex].unresolved[Int32(ordinal)] else { return }
+        let entity = plan.entities[entityIndex]
+        for (linkIndex, key) in pending {
+            let link = entity.fieldLinks[linkIndex]
+            try reject(mappingError(record, fieldIndex: entity.sources[sourceIndex].linkFields[linkIndex].first, field: link.fieldName,
+                                    entity: entity.name, attribute: link.relationship.name,
+                                    failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity)))
+        }
+    }
+
+    /// Appends the values of one row's columns (all, or those `parameters` names) and returns how many.
+    /// A value that cannot be converted is rejected and NULL takes its place (the first pass has
+    /// already left out such records when errors are tolerated).
+    @inline(__always)
+    private func appendValues(_ record: Record, ordinal: Int, primaryKey: Int64, context: RowContext, fills: [ColumnFill],
+                              parameters: [Int32?]?, to values: inout [SQLiteValue]) throws -> Int {
+        var count = 0
+        for offset in fills.indices {
+            if let parameters, parameters[offset] == nil { continue }
+            count += 1
+            switch fills[offset] {
+            case .primaryKey: values.append(.integer(primaryKey))
+            case .entityNumber: values.append(.integer(context.number))
+            case .optimisticLock: values.append(.integer(1))
+            case .null: values.append(.null)
+            case .attribute(let attribute):
+                do {
+                    values.append(try value(attribute, record))
+                } catch {
+                    let entity = plan.entities[context.entityIndex]
+                    try reject(mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
+                                            entity: entity.name, attribute: attribute.attribute.name, failure: error))
+                    values.append(.null)
+                }
+            case .toOne(let slot):
+                let key = context.toOneKeys[slot][ordinal]
+                values.append(key == 0 ? .null : .integer(key))
+            case .toOneEntity(let slot):
+                let number = context.toOneEntities[slot][ordinal]
+                values.append(number == 0 ? .null : .integer(Int64(number)))
+            case .toOneOrder(let slot):
+                let order = context.toOneOrders[slot][ordinal]
+                values.append(order == 0 ? .null : .integer(order))
+            }
+        }
+        return count
     }
 
     /// Metadata, a UUID derived from the inputs, the writer's own checks, and the rename.

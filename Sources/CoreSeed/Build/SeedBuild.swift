@@ -64,11 +64,20 @@ public final class SeedBuild {
             writer = try StoreWriter(layout: plan.layout, targetPath: build.output)
         }
         build.writer = writer
-        try build.readKeys()
-        build.assignPrimaryKeys()
-        try build.resolveLinks()
-        try build.readJoinSources()
-        try build.writeRows()
+        do {
+            let timing = PhaseTiming()
+            try build.readKeys()
+            timing.mark("pass 1: keys")
+            build.assignPrimaryKeys()
+            try build.resolveLinks()
+            try build.readJoinSources()
+            timing.mark("relationships")
+            try build.writeRows()
+            timing.mark("pass 2: rows, indexes, checks")
+        } catch {
+            writer?.abandon()
+            throw error
+        }
         build.report.seconds = Date().timeIntervalSince(started)
         return build.report
     }
@@ -77,6 +86,18 @@ public final class SeedBuild {
         if let output = options.output { return output }
         if let output = plan.spec.output { return plan.spec.resolve(output) }
         return plan.spec.resolve("store.sqlite")
+    }
+
+    /// Phase durations on stderr when `CORESEED_TIMING` is set (for profiling builds).
+    final class PhaseTiming {
+        private var last = Date()
+        private let enabled = ProcessInfo.processInfo.environment["CORESEED_TIMING"] != nil
+        func mark(_ phase: String) {
+            guard enabled else { return }
+            let now = Date()
+            FileHandle.standardError.write(Data("timing: \(phase) \(String(format: "%.2f", now.timeIntervalSince(last))) s\n".utf8))
+            last = now
+        }
     }
 
     // MARK: - Errors
@@ -105,8 +126,8 @@ public final class SeedBuild {
         if let defaultValue = fill.defaultValue, result == .null || SeedBuild.isBlank(input) {
             result = try fill.coercer.coerce(defaultValue)
         }
-        if case .null = result, !fill.attribute.isOptional {
-            throw CoercionFailure.required(input, type: fill.attribute.type)
+        if case .null = result, !fill.isOptional {
+            throw CoercionFailure.required(input, type: fill.type)
         }
         return result
     }
@@ -119,59 +140,108 @@ public final class SeedBuild {
 
     // MARK: - Pass 1: keys
 
-    /// Reads every entity's records once: validates values (when errors are tolerated), builds the key
-    /// index with the duplicate policy, and collects the destination keys of every field link.
+    /// Entities fed by the same list of sources: each source is read once per pass for all of them.
+    struct SourceGroup {
+        let entities: [Int]
+    }
+
+    var sourceGroups: [SourceGroup] {
+        var groups: [[String]: [Int]] = [:]
+        var order: [[String]] = []
+        for (index, entity) in plan.entities.enumerated() {
+            let names = entity.sources.map(\.name)
+            if groups[names] == nil { order.append(names) }
+            groups[names, default: []].append(index)
+        }
+        return order.map { SourceGroup(entities: groups[$0]!) }
+    }
+
+    /// The fields any entity of `group` needs from source `sourceIndex`; nil for all.
+    func projection(_ group: SourceGroup, sourceIndex: Int, fieldCount: Int, values: Bool) -> [Bool] {
+        var wanted = Array(repeating: false, count: fieldCount)
+        for index in group.entities {
+            let source = plan.entities[index].sources[sourceIndex]
+            for field in source.keyFields { wanted[field] = true }
+            for fields in source.linkFields { for field in fields { wanted[field] = true } }
+            guard values else { continue }
+            for fill in source.fills {
+                if case .attribute(let attribute) = fill, let field = attribute.fieldIndex { wanted[field] = true }
+            }
+        }
+        return wanted
+    }
+
+    /// Reads every source once: validates values (when errors are tolerated), builds each entity's key
+    /// index under its duplicate policy, and collects the destination keys of every field link.
     func readKeys() throws {
         let validate = options.maxErrors > 0 || options.dryRun
-        for (index, entity) in plan.entities.enumerated() {
-            var state = EntityState()
-            state.linkKeys = Array(repeating: LinkKeys(), count: entity.fieldLinks.count)
-            let needsKeys = entity.hasKey
-            for source in entity.sources {
-                let reader = try source.spec.openReader(relativeTo: specDirectory)
+        for group in sourceGroups {
+            var locals = group.entities.map { index in
+                var state = EntityState()
+                state.linkKeys = Array(repeating: LinkKeys(), count: plan.entities[index].fieldLinks.count)
+                return state
+            }
+            let sourceCount = plan.entities[group.entities[0]].sources.count
+            for sourceIndex in 0..<sourceCount {
+                let first = plan.entities[group.entities[0]].sources[sourceIndex]
+                let reader = try first.spec.openReader(relativeTo: specDirectory)
+                reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: validate))
+                var read = 0
                 while let record = try reader.next() {
-                    let ordinal = state.count
-                    state.count += 1
-                    var keep = true
-                    if validate {
-                        for fill in source.fills {
-                            guard case .attribute(let attribute) = fill else { continue }
-                            do {
-                                _ = try value(attribute, record)
-                            } catch {
-                                keep = false
-                                try reject(mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
-                                                        entity: entity.name, attribute: attribute.attribute.name, failure: error))
-                            }
-                        }
+                    for (slot, index) in group.entities.enumerated() {
+                        try readKeys(record, entityIndex: index, source: plan.entities[index].sources[sourceIndex],
+                                     validate: validate, state: &locals[slot])
                     }
-                    if needsKeys && keep {
-                        keep = try indexKey(record, ordinal: ordinal, source: source, entity: entity, state: &state)
-                    }
-                    if keep, let existing {
-                        let key = storedKey(record, source: source, reader: existing.keyReaders[index])
-                        let primaryKey = key.flatMap { existing.keys[index][$0] } ?? 0
-                        if primaryKey != 0 && insertOnly {
-                            keep = false
-                            state.skippedExisting += 1
-                        }
-                        state.existingPrimaryKeys.append(primaryKey)
-                    } else if existing != nil {
-                        state.existingPrimaryKeys.append(0)
-                    }
-                    if !keep && !(insertOnly && state.existingPrimaryKeys.last ?? 0 != 0) { state.rejected += 1 }
-                    state.kept.append(keep)
-                    for (link, fields) in zip(entity.fieldLinks.indices, source.linkFields) {
-                        if fields.count == 1 {
-                            state.linkKeys[link].append(NaturalKey.keys(record.values[fields[0]], separator: entity.fieldLinks[link].separator))
-                        } else {
-                            state.linkKeys[link].append(single: NaturalKey.key(record.values, at: fields))
-                        }
-                    }
-                    if ordinal & 0xFFFF == 0xFFFF { options.progress?("\(entity.name): \(ordinal + 1) records read") }
+                    read += 1
+                    if read & 0xFFFF == 0 { options.progress?("\(first.name): \(read) records read") }
                 }
             }
-            states[index] = state
+            for (slot, index) in group.entities.enumerated() { states[index] = locals[slot] }
+        }
+    }
+
+    /// Pass 1 for one record of one entity.
+    @inline(__always)
+    private func readKeys(_ record: Record, entityIndex index: Int, source: SourcePlan, validate: Bool,
+                          state: inout EntityState) throws {
+        let entity = plan.entities[index]
+        let ordinal = state.count
+        state.count += 1
+        var keep = true
+        if validate {
+            for fill in source.fills {
+                guard case .attribute(let attribute) = fill else { continue }
+                do {
+                    _ = try value(attribute, record)
+                } catch {
+                    keep = false
+                    try reject(mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
+                                            entity: entity.name, attribute: attribute.attribute.name, failure: error))
+                }
+            }
+        }
+        if entity.hasKey && keep {
+            keep = try indexKey(record, ordinal: ordinal, source: source, entity: entity, state: &state)
+        }
+        if keep, let existing {
+            let key = storedKey(record, source: source, reader: existing.keyReaders[index])
+            let primaryKey = key.flatMap { existing.keys[index][$0] } ?? 0
+            if primaryKey != 0 && insertOnly {
+                keep = false
+                state.skippedExisting += 1
+            }
+            state.existingPrimaryKeys.append(primaryKey)
+        } else if existing != nil {
+            state.existingPrimaryKeys.append(0)
+        }
+        if !keep && !(insertOnly && state.existingPrimaryKeys.last ?? 0 != 0) { state.rejected += 1 }
+        state.kept.append(keep)
+        for (link, fields) in zip(entity.fieldLinks.indices, source.linkFields) {
+            if fields.count == 1 {
+                state.linkKeys[link].append(NaturalKey.keys(record.values[fields[0]], separator: entity.fieldLinks[link].separator))
+            } else {
+                state.linkKeys[link].append(single: NaturalKey.key(record.values, at: fields))
+            }
         }
     }
 
@@ -246,5 +316,8 @@ public final class SeedBuild {
     var existing: ExistingRows?
     var insertOnly = false
     var candidateCache: [String: [Int]] = [:]
+    /// Pass 2 tallies kept by the reading thread.
+    var producedRows: [Int] = []
+    var producedUnchanged: [Int] = []
     var orderCounters: [String: [Int64: Int64]] = [:]
 }

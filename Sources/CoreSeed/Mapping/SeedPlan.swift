@@ -15,8 +15,13 @@ enum ColumnFill {
 }
 
 /// Where an attribute's value comes from and how it is converted.
-struct AttributeFill {
+///
+/// A class so that the per-row loops pass a reference, not a copy of the attribute and its converter.
+final class AttributeFill: Sendable {
     let attribute: Attribute
+    /// Cached from `attribute`: checked on every row.
+    let isOptional: Bool
+    let type: AttributeType
     let coercer: ValueCoercer
     /// Index in the source's `fieldNames`; nil for a constant or a default-only attribute.
     let fieldIndex: Int?
@@ -25,6 +30,18 @@ struct AttributeFill {
     let constant: FieldValue?
     /// Used when the field is NULL or blank (the spec's `default`, else the model's default value).
     let defaultValue: FieldValue?
+
+    init(attribute: Attribute, coercer: ValueCoercer, fieldIndex: Int?, fieldName: String, constant: FieldValue?,
+         defaultValue: FieldValue?) {
+        self.attribute = attribute
+        self.isOptional = attribute.isOptional
+        self.type = attribute.type
+        self.coercer = coercer
+        self.fieldIndex = fieldIndex
+        self.fieldName = fieldName
+        self.constant = constant
+        self.defaultValue = defaultValue
+    }
 }
 
 /// One source feeding an entity: its reader's field names and a fill per table column.

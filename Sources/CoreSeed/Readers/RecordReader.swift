@@ -16,3 +16,17 @@ public protocol RecordReader: AnyObject {
     /// The next record, or `nil` at the end of the source.
     func next() throws(ReaderError) -> Record?
 }
+
+extension RecordReader {
+    /// Asks for only some fields (`wanted[i]` for field `i`); the others may come back as NULL
+    /// unread. Readers that cannot skip work ignore it. Checks (such as UTF-8 validity) still run
+    /// on every field, so a projection never hides an error.
+    public func project(_ wanted: [Bool]) {
+        (self as? any ProjectableReader)?.setProjection(wanted)
+    }
+}
+
+/// A reader that can leave unwanted fields unread.
+protocol ProjectableReader: AnyObject {
+    func setProjection(_ wanted: [Bool])
+}

@@ -46,7 +46,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         let allowed: Set<String>
         switch kind {
         case "sqlite": allowed = ["sqlite", "table", "query"]
-        case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim"]
+        case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim", "nullIfUnquotedEmpty"]
         default: allowed = ["xml", "records", "fields"]
         }
         if let unknown = keys.subtracting(allowed).sorted().first {

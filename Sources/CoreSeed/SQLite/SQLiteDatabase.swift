@@ -22,6 +22,7 @@ public final class SQLiteDatabase {
     /// Opens `path` (`sqlite3_open_v2`). A URI filename is used for read-only opens so that
     /// `immutable=1` can be passed.
     public init(path: String, mode: Mode) throws(SQLiteError) {
+        _ = SQLiteDatabase.configured
         var flags: Int32 = SQLITE_OPEN_NOMUTEX
         var name = path
         switch mode {
@@ -48,6 +49,11 @@ public final class SQLiteDatabase {
     deinit {
         sqlite3_close_v2(handle)
     }
+
+    /// Process-wide settings applied once, before the first connection (`sqlite3_config`).
+    private static let configured: Void = {
+        _ = coreseed_sqlite_config_memstatus_off()
+    }()
 
     /// Runs one or more statements that return no rows we need (`sqlite3_exec`).
     public func execute(_ sql: String) throws(SQLiteError) {

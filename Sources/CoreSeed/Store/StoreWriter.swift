@@ -125,6 +125,16 @@ public final class StoreWriter {
         InterruptCleanup.clear()
     }
 
+    /// Gives up: closes and removes the temporary file now (the target is untouched). A failed build
+    /// calls this rather than relying on `deinit`, which may come too late when the process exits.
+    public func abandon() {
+        guard !finished else { return }
+        database = nil
+        StoreWriter.removeFiles(at: temporaryPath)
+        finished = true
+        InterruptCleanup.clear()
+    }
+
     /// Removes `.NAME.coreseed-PID.tmp` files left beside the target by builds that were killed
     /// (their process no longer exists).
     static func removeStaleTemporaryFiles(besides targetPath: String) {

@@ -10,6 +10,9 @@ public struct CSVOptions: Sendable, Equatable {
     public var encoding: CSVEncoding = .utf8
     /// Which text loses leading and trailing spaces and tabs.
     public var trim: CSVTrim = .none
+    /// An unquoted empty field is NULL and a quoted one (`""`) the empty string, as PostgreSQL's
+    /// CSV format has it; otherwise every empty field is the empty string.
+    public var nullIfUnquotedEmpty = false
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), header: Bool = true,
                 encoding: CSVEncoding = .utf8, trim: CSVTrim = .none) {
@@ -33,6 +36,7 @@ public struct CSVOptions: Sendable, Equatable {
                 debugDescription: "delimiter and quote must differ and not be a line break")
         }
         header = try container.decodeIfPresent(Bool.self, forKey: .init("header")) ?? true
+        nullIfUnquotedEmpty = try container.decodeIfPresent(Bool.self, forKey: .init("nullIfUnquotedEmpty")) ?? false
         if let name = try container.decodeIfPresent(String.self, forKey: .init("encoding")) {
             guard let value = CSVEncoding(name: name) else {
                 throw DecodingError.dataCorruptedError(

@@ -10,9 +10,40 @@ extension CSVReader {
         case failure(ReaderError.Reason, offset: Int)
     }
 
-    /// Scans the record starting at `start`, filling `fieldStarts`, `fieldEnds`, `fieldFlags` and
-    /// `fieldColumns`. Restartable: on `.needMore` nothing has been consumed.
+    /// Scans the record starting at `start`, filling `fields` and `fieldCount`.
+    /// Restartable: on `.needMore` nothing has been consumed.
     func scanRecord(trimming: Bool) -> ScanResult {
+        var table = FieldTable(fields: fields, capacity: fieldCapacity)
+        let result = scan(trimming: trimming, table: &table)
+        if table.fields != fields {
+            fields = table.fields
+            fieldCapacity = table.capacity
+        }
+        fieldCount = table.count
+        return result
+    }
+
+    /// The fields found so far, in locals while scanning.
+    struct FieldTable {
+        var fields: UnsafeMutablePointer<FieldSpan>
+        var capacity: Int
+        var count = 0
+
+        @inline(__always)
+        mutating func append(start: Int, end: Int, flags: UInt8, column: Int) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<FieldSpan>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: fields, count: count)
+                fields.deallocate()
+                fields = grown
+                capacity *= 2
+            }
+            (fields + count).initialize(to: FieldSpan(start: start, end: end, column: column, flags: flags))
+            count += 1
+        }
+    }
+
+    private func scan(trimming: Bool, table: inout FieldTable) -> ScanResult {
         let p = buffer
         let end = self.end
         let eof = self.eof
@@ -21,7 +52,6 @@ extension CSVReader {
         var i = start
         var lineStart = start
         var lines = 0
-        fieldCount = 0
 
         // Only line breaks left before the end of the file: trailing empty lines are skipped.
         if i < end && (p[i] == 10 || p[i] == 13) {
@@ -71,6 +101,7 @@ extension CSVReader {
                 }
                 contentEnd = i
                 i += 1
+                flags |= Self.wasQuoted
                 if accumulated & 0x80 != 0 { flags |= Self.hasNonASCII }
                 if trimming {
                     while i < end && (p[i] == 32 || p[i] == 9) { i += 1 }
@@ -98,7 +129,7 @@ extension CSVReader {
                     while contentEnd > contentStart && (p[contentEnd - 1] == 32 || p[contentEnd - 1] == 9) { contentEnd -= 1 }
                 }
             }
-            appendField(start: contentStart, end: contentEnd, flags: flags, column: column)
+            table.append(start: contentStart, end: contentEnd, flags: flags, column: column)
 
             if i == end { return .record(next: end, lines: lines) }
             let byte = p[i]
@@ -112,22 +143,6 @@ extension CSVReader {
             let next = (i + 1 < end && p[i + 1] == 10) ? i + 2 : i + 1
             return .record(next: next, lines: lines + 1)
         }
-    }
-
-    @inline(__always)
-    private func appendField(start: Int, end: Int, flags: UInt8, column: Int) {
-        if fieldCount == fieldStarts.count {
-            fieldStarts.append(start)
-            fieldEnds.append(end)
-            fieldFlags.append(flags)
-            fieldColumns.append(column)
-        } else {
-            fieldStarts[fieldCount] = start
-            fieldEnds[fieldCount] = end
-            fieldFlags[fieldCount] = flags
-            fieldColumns[fieldCount] = column
-        }
-        fieldCount += 1
     }
 
     /// Line and column of a buffer offset inside the current record (error paths only).

@@ -13,9 +13,10 @@
 /// a quoted field's content is kept exactly. An empty field is `.text("")`.
 ///
 /// Not `Sendable`: it owns a file descriptor and buffers, and advances by mutation.
-public final class CSVReader: RecordReader {
+public final class CSVReader: RecordReader, ProjectableReader {
     static let hasDoubledQuotes: UInt8 = 1
     static let hasNonASCII: UInt8 = 2
+    static let wasQuoted: UInt8 = 4
     /// The longest record accepted, in UTF-8 bytes.
     public static let maximumRecordSize = 64 << 20
 
@@ -36,12 +37,20 @@ public final class CSVReader: RecordReader {
     /// The line the current record starts on.
     var recordLine = 1
 
-    var fieldStarts: [Int] = []
-    var fieldEnds: [Int] = []
-    var fieldFlags: [UInt8] = []
-    var fieldColumns: [Int] = []
+    /// Where the current record's fields are in `buffer`. Held as raw memory and copied into locals by
+    /// the scanner, so that the per-field work pays no exclusivity checks on class properties.
+    struct FieldSpan {
+        var start: Int
+        var end: Int
+        var column: Int
+        var flags: UInt8
+    }
+    var fields: UnsafeMutablePointer<FieldSpan>
+    var fieldCapacity = 64
     var fieldCount = 0
     private var unescaped: [UInt8] = []
+    /// Which fields to decode; nil for all.
+    private var wanted: [Bool]?
 
     private var failure: ReaderError?
     private var finished = false
@@ -56,6 +65,7 @@ public final class CSVReader: RecordReader {
         validatesUTF8 = source.encoding == .utf8
         capacity = max(bufferSize, 64)
         buffer = .allocate(capacity: capacity)
+        fields = .allocate(capacity: fieldCapacity)
         guard let first = try nextFields(trimming: options.header ? options.trim.trimsHeader : options.trim.trimsValues) else {
             if options.header { throw ReaderError(.emptyFile, at: SourceLocation(file: path, line: 1, column: 1)) }
             finished = true
@@ -64,13 +74,17 @@ public final class CSVReader: RecordReader {
         expectedCount = fieldCount
         if options.header {
             var seen = Set<String>()
+            let names = first.map { value -> String in
+                if case .text(let text) = value { return text }
+                return ""
+            }
             for index in 0..<fieldCount {
-                let name = first[index]
+                let name = names[index]
                 guard seen.insert(name).inserted else {
-                    throw ReaderError(.duplicateHeader(name), at: SourceLocation(file: path, line: 1, column: fieldColumns[index]))
+                    throw ReaderError(.duplicateHeader(name), at: SourceLocation(file: path, line: 1, column: fields[index].column))
                 }
             }
-            fieldNames = first
+            fieldNames = names
             advance()
         } else {
             fieldNames = (1...fieldCount).map(String.init)
@@ -81,6 +95,7 @@ public final class CSVReader: RecordReader {
 
     deinit {
         buffer.deallocate()
+        fields.deallocate()
     }
 
     public func next() throws(ReaderError) -> Record? {
@@ -108,10 +123,14 @@ public final class CSVReader: RecordReader {
         }
     }
 
-    private func makeRecord(_ values: [String]) -> Record {
+    private func makeRecord(_ values: [FieldValue]) -> Record {
         Record(location: SourceLocation(file: path, line: recordLine, column: 1),
-               values: values.map { .text($0) },
-               fieldColumns: Array(fieldColumns[0..<fieldCount]))
+               values: values,
+               fieldColumns: (0..<fieldCount).map { [fields] in fields[$0].column })
+    }
+
+    func setProjection(_ wanted: [Bool]) {
+        self.wanted = wanted
     }
 
     /// The line count of the scanned record, applied by `advance()` once it is handed out.
@@ -124,7 +143,7 @@ public final class CSVReader: RecordReader {
     }
 
     /// Scans the next record (reading more as needed) and decodes its fields; nil at the end.
-    private func nextFields(trimming: Bool) throws(ReaderError) -> [String]? {
+    private func nextFields(trimming: Bool) throws(ReaderError) -> [FieldValue]? {
         while true {
             switch scanRecord(trimming: trimming) {
             case .record(let next, let lines):
@@ -174,20 +193,29 @@ public final class CSVReader: RecordReader {
         }
     }
 
-    private func decodeFields() throws(ReaderError) -> [String] {
-        var values: [String] = []
-        values.reserveCapacity(fieldCount)
-        for index in 0..<fieldCount {
-            let from = fieldStarts[index], to = fieldEnds[index], flags = fieldFlags[index]
+    private func decodeFields() throws(ReaderError) -> [FieldValue] {
+        var values: [FieldValue] = []
+        let count = fieldCount, fields = self.fields, buffer = self.buffer
+        values.reserveCapacity(count)
+        let wanted = self.wanted
+        let nullIfUnquotedEmpty = options.nullIfUnquotedEmpty
+        let validatesUTF8 = self.validatesUTF8
+        for index in 0..<count {
+            let span = fields[index]
+            let from = span.start, to = span.end, flags = span.flags
             if flags & Self.hasNonASCII != 0 && validatesUTF8,
                let bad = UTF8Validation.firstInvalidOffset(buffer + from, count: to - from) {
                 let (line, column) = position(of: from + bad)
                 throw ReaderError(.invalidUTF8(buffer[from + bad]), at: SourceLocation(file: path, line: line, column: column))
             }
-            if flags & Self.hasDoubledQuotes != 0 {
-                values.append(unescapedString(from: from, to: to))
+            if let wanted, index < wanted.count, !wanted[index] {
+                values.append(.null)
+            } else if from == to && nullIfUnquotedEmpty && flags & Self.wasQuoted == 0 {
+                values.append(.null)
+            } else if flags & Self.hasDoubledQuotes != 0 {
+                values.append(.text(unescapedString(from: from, to: to)))
             } else {
-                values.append(String(decoding: UnsafeBufferPointer(start: buffer + from, count: to - from), as: UTF8.self))
+                values.append(.text(String(decoding: UnsafeBufferPointer(start: buffer + from, count: to - from), as: UTF8.self)))
             }
         }
         return values

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A bounded hand-over of converted rows from the reading thread to the SQLite thread, so that
+/// parsing and conversion run on one core while SQLite writes on the other.
+///
+/// `@unchecked Sendable`: every field is guarded by `condition`, and the batches handed over are
+/// owned by one side at a time.
+final class RowPipe: @unchecked Sendable {
+    /// A run of rows: `values` holds each row's parameters back to back.
+    struct Batch {
+        /// Per row: which statement, how many values.
+        var rows: [(statement: Int32, count: Int32)] = []
+        var values: [SQLiteValue] = []
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Batch] = []
+    private var closed = false
+    private var cancelled = false
+    /// The producer's failure, rethrown on the consumer's side.
+    private(set) var failure: (any Error)?
+    private let capacity: Int
+
+    init(capacity: Int = 4) {
+        self.capacity = capacity
+    }
+
+    /// Producer: hands over a batch, waiting while the consumer is `capacity` batches behind.
+    /// Returns false when the consumer has given up.
+    func send(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        queue.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// Producer: no more batches (with the error that stopped it, if any).
+    func close(failure: (any Error)? = nil) {
+        condition.lock()
+        closed = true
+        self.failure = failure
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Consumer: the next batch, or nil once the producer has closed and all are taken.
+    func receive() -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !closed { condition.wait() }
+        if queue.isEmpty { return nil }
+        let batch = queue.removeFirst()
+        condition.broadcast()
+        return batch
+    }
+
+    /// Consumer: stop the producer (after a SQLite error).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Consumer: waits until the producer has closed (so its state may be read).
+    func waitUntilClosed() {
+        condition.lock()
+        while !closed { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// Carries a non-Sendable value to another thread. Used once, for the build's reading thread, which
+/// touches only state the SQLite thread leaves alone until `RowPipe.waitUntilClosed()`.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+}
