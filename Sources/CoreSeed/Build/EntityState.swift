@@ -12,7 +12,7 @@ struct EntityState {
     /// Insert mode: records whose key is already in the store (left as they are).
     var skippedExisting = 0
     /// Natural key → record ordinal.
-    var keyIndex: [String: Int32] = [:]
+    var keyIndex = KeyIndex()
     /// Per field link: the destination keys each record names.
     var linkKeys: [LinkKeys] = []
     /// Per to-one slot: destination `Z_PK` (0 = NULL), destination entity number, order key.

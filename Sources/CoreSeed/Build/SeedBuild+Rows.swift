@@ -89,6 +89,9 @@ extension SeedBuild {
             }
         }
         report.rejected = errors
+        if streaming != nil {
+            for (index, entity) in plan.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producedRows[index]) }
+        }
         guard let writer else { return }
         let timing = PhaseTiming()
         defer { timing.mark("finish: indexes, metadata, integrity check, verification") }
@@ -144,6 +147,8 @@ extension SeedBuild {
         let toOneEntities: [[Int32]]
         let toOneOrders: [[Int64]]
         let hasUnresolved: Bool
+        /// Streaming plan: rows numbered 1, 2, … by record, to-ones derived from the record number.
+        let streaming: [SlotSource]?
         let insert: Int32
         let updates: [(statement: Int32, parameters: [Int32?])?]
         var produced = 0
@@ -165,13 +170,22 @@ extension SeedBuild {
                     entityIndex: index, number: Int64(plan.entities[index].number), fills: plan.entities[index].sources.map(\.fills),
                     primaryKeys: state.primaryKeys, matched: state.existingPrimaryKeys, toOneKeys: state.toOneKeys,
                     toOneEntities: state.toOneEntities, toOneOrders: state.toOneOrders, hasUnresolved: !state.unresolved.isEmpty,
-                    insert: prepared.insert[index], updates: prepared.update[index])
+                    streaming: streaming?[index], insert: prepared.insert[index], updates: prepared.update[index])
             }
             defer {
                 for context in contexts {
                     producedRows[context.entityIndex] = context.produced
                     producedUnchanged[context.entityIndex] = context.unchanged
                 }
+            }
+            // One duplicate index per distinct key (entities keyed alike share it).
+            var shared: [[Int]: SharedKeyIndex] = [:]
+            let duplicateIndexes = group.entities.map { index -> SharedKeyIndex in
+                let key = duplicateIndexKey(index)
+                if let existing = shared[key] { return existing }
+                let created = SharedKeyIndex()
+                shared[key] = created
+                return created
             }
             let sourceCount = plan.entities[group.entities[0]].sources.count
             for sourceIndex in 0..<sourceCount {
@@ -180,6 +194,10 @@ extension SeedBuild {
                 reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
                 while let record = try reader.next() {
                     for slot in contexts.indices {
+                        if contexts[slot].streaming != nil {
+                            try checkDuplicate(record, ordinal: contexts[slot].ordinal, entityIndex: contexts[slot].entityIndex,
+                                               sourceIndex: sourceIndex, index: duplicateIndexes[slot])
+                        }
                         try produceRow(record, sourceIndex: sourceIndex, context: &contexts[slot], batch: &batch)
                     }
                     if batch.rows.count >= 4096 {
@@ -197,7 +215,7 @@ extension SeedBuild {
     private func produceRow(_ record: Record, sourceIndex: Int, context: inout RowContext, batch: inout RowPipe.Batch) throws {
         let ordinal = context.ordinal
         context.ordinal += 1
-        let primaryKey = context.primaryKeys[ordinal]
+        let primaryKey = context.streaming == nil ? context.primaryKeys[ordinal] : Int64(ordinal + 1)
         guard primaryKey != 0 else { return }
         if context.hasUnresolved { try reportUnresolved(record, ordinal: ordinal, entityIndex: context.entityIndex, sourceIndex: sourceIndex) }
         if !context.matched.isEmpty, context.matched[ordinal] != 0 {
@@ -254,12 +272,24 @@ extension SeedBuild {
                     values.append(.null)
                 }
             case .toOne(let slot):
+                if let streaming = context.streaming {
+                    if case .sameRecord = streaming[slot] { values.append(.integer(Int64(ordinal + 1))) } else { values.append(.null) }
+                    continue
+                }
                 let key = context.toOneKeys[slot][ordinal]
                 values.append(key == 0 ? .null : .integer(key))
             case .toOneEntity(let slot):
+                if let streaming = context.streaming {
+                    if case .sameRecord(let number) = streaming[slot] { values.append(.integer(number)) } else { values.append(.null) }
+                    continue
+                }
                 let number = context.toOneEntities[slot][ordinal]
                 values.append(number == 0 ? .null : .integer(Int64(number)))
             case .toOneOrder(let slot):
+                if context.streaming != nil {
+                    values.append(.null)
+                    continue
+                }
                 let order = context.toOneOrders[slot][ordinal]
                 values.append(order == 0 ? .null : .integer(order))
             }

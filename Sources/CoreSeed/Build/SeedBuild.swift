@@ -66,12 +66,16 @@ public final class SeedBuild {
         build.writer = writer
         do {
             let timing = PhaseTiming()
-            try build.readKeys()
-            timing.mark("pass 1: keys")
-            build.assignPrimaryKeys()
-            try build.resolveLinks()
-            try build.readJoinSources()
-            timing.mark("relationships")
+            if let slots = build.streamingSlots() {
+                build.streaming = slots
+            } else {
+                try build.readKeys()
+                timing.mark("pass 1: keys")
+                build.assignPrimaryKeys()
+                try build.resolveLinks()
+                try build.readJoinSources()
+                timing.mark("relationships")
+            }
             try build.writeRows()
             timing.mark("pass 2: rows, indexes, checks")
         } catch {
@@ -145,7 +149,10 @@ public final class SeedBuild {
         let entities: [Int]
     }
 
-    var sourceGroups: [SourceGroup] {
+    /// The entities grouped by their source lists, in entity order.
+    private(set) lazy var sourceGroups: [SourceGroup] = computeSourceGroups()
+
+    private func computeSourceGroups() -> [SourceGroup] {
         var groups: [[String]: [Int]] = [:]
         var order: [[String]] = []
         for (index, entity) in plan.entities.enumerated() {
@@ -316,6 +323,8 @@ public final class SeedBuild {
     var existing: ExistingRows?
     var insertOnly = false
     var candidateCache: [String: [Int]] = [:]
+    /// The streaming plan's to-one sources, when the build runs in one pass.
+    var streaming: [[SlotSource]]?
     /// Pass 2 tallies kept by the reading thread.
     var producedRows: [Int] = []
     var producedUnchanged: [Int] = []

@@ -1,0 +1,116 @@
+/// Natural key → record ordinal, the one structure whose memory grows with the input.
+///
+/// Keys that are canonical integers (`35216`, `-7`; not `007`) — most legacy ids — live in an
+/// open-addressing table of 12 bytes a slot; other keys in a dictionary of strings.
+struct KeyIndex {
+    private var integers = IntegerKeyTable()
+    private var strings: [String: Int32] = [:]
+
+    var count: Int { integers.count + strings.count }
+
+    subscript(key: String) -> Int32? {
+        get {
+            if let number = KeyIndex.canonicalInteger(key) { return integers[number] }
+            return strings[key]
+        }
+        set {
+            if let number = KeyIndex.canonicalInteger(key) {
+                integers[number] = newValue
+            } else {
+                strings[key] = newValue
+            }
+        }
+    }
+
+    /// The integer `text` spells in canonical form (no `+`, no leading zeros, at most 18 digits), or nil.
+    static func canonicalInteger(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes -> Int64? in
+            guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
+            var index = 0
+            let negative = bytes[0] == UInt8(ascii: "-")
+            if negative { index = 1 }
+            let digits = bytes.count - index
+            guard digits >= 1, digits <= 18 else { return nil }
+            if bytes[index] == UInt8(ascii: "0") && (digits > 1 || negative) { return nil }
+            var value: Int64 = 0
+            while index < bytes.count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+                index += 1
+            }
+            return negative ? -value : value
+        }
+    }
+}
+
+/// Int64 → Int32 with linear probing; grows by half when 80% full. Not a general dictionary:
+/// values are never removed, only replaced.
+struct IntegerKeyTable {
+    private var keys: [Int64] = []
+    fileprivate var values: [Int32] = []
+    /// Marks an empty slot in `values` (ordinals are never negative).
+    fileprivate static let empty: Int32 = -1
+    private(set) var count = 0
+
+    private static func slot(_ key: Int64, _ capacity: Int) -> Int {
+        // Fibonacci hashing, then the high bits scaled to the capacity (any capacity, not only powers of 2).
+        let hash = UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15
+        return Int(((hash >> 32) &* UInt64(capacity)) >> 32)
+    }
+
+    subscript(key: Int64) -> Int32? {
+        get {
+            let capacity = keys.count
+            guard capacity > 0 else { return nil }
+            var index = Self.slot(key, capacity)
+            while values[index] != Self.empty {
+                if keys[index] == key { return values[index] }
+                index += 1
+                if index == capacity { index = 0 }
+            }
+            return nil
+        }
+        set {
+            guard let newValue else { preconditionFailure("IntegerKeyTable does not remove keys") }
+            if (count + 1) * 5 > keys.count * 4 { grow() }
+            let capacity = keys.count
+            var index = Self.slot(key, capacity)
+            while values[index] != Self.empty {
+                if keys[index] == key {
+                    values[index] = newValue
+                    return
+                }
+                index += 1
+                if index == capacity { index = 0 }
+            }
+            keys[index] = key
+            values[index] = newValue
+            count += 1
+        }
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        let capacity = max(1024, oldKeys.count + oldKeys.count / 2)
+        keys = Array(repeating: 0, count: capacity)
+        values = Array(repeating: Self.empty, count: capacity)
+        count = 0
+        for index in oldKeys.indices where oldValues[index] != Self.empty {
+            self[oldKeys[index]] = oldValues[index]
+        }
+    }
+}
+
+extension IntegerKeyTable {
+    /// The longest run of occupied slots (for tests: a bad hash shows as one long run).
+    var longestProbe: Int {
+        var longest = 0, run = 0
+        for value in values {
+            run = value == Self.empty ? 0 : run + 1
+            longest = max(longest, run)
+        }
+        return longest
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+@testable import CoreSeed
+
+@Suite struct KeyIndexTests {
+    @Test(arguments: [("35216", 35216), ("-7", -7), ("0", 0), ("999999999999999999", 999_999_999_999_999_999)] as [(String, Int64)])
+    func canonicalIntegers(text: String, value: Int64) {
+        #expect(KeyIndex.canonicalInteger(text) == value)
+    }
+
+    @Test(arguments: ["007", "+5", "-0", "", "-", "1.0", "12a", " 1", "1234567890123456789", "１２"])
+    func nonCanonicalTextStaysText(text: String) {
+        #expect(KeyIndex.canonicalInteger(text) == nil)
+    }
+
+    /// A seeded random mix of integer and text keys, checked against a dictionary through growth.
+    @Test func agreesWithADictionary() {
+        var generator = SplitMix64(seed: 42)
+        var index = KeyIndex()
+        var reference: [String: Int32] = [:]
+        for ordinal in 0..<200_000 {
+            let roll = generator.next()
+            let key: String = switch roll % 4 {
+            case 0: String(Int64(bitPattern: generator.next()) >> 8)
+            case 1: String(roll % 50_000)  // repeats: values replaced
+            case 2: "0" + String(roll % 1000)  // leading zero: text
+            default: "k\(roll % 70_000)"
+            }
+            index[key] = Int32(ordinal)
+            reference[key] = Int32(ordinal)
+        }
+        #expect(index.count == reference.count)
+        for (key, value) in reference { #expect(index[key] == value) }
+        #expect(index["absent"] == nil && index["123456789012"] == nil)
+    }
+
+    /// Sequential ids (the common case) must spread over the table, not pile up in one probe chain.
+    @Test func sequentialIdsStayCheap() {
+        var table = IntegerKeyTable()
+        for key in 1...300_000 { table[Int64(key)] = Int32(key) }
+        #expect(table.count == 300_000)
+        #expect(table[150_000] == 150_000 && table[300_001] == nil)
+        #expect(table.longestProbe < 64)
+    }
+}
