@@ -16,6 +16,7 @@ import sys
 PAIRS = """
 SELECT i.ZNAME, i.ZCITY, i.ZSTATE, d.ZZIP, d.ZCLOSEDATE, d.ZUPDATEDDATE
 FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK AND d.ZINFO = i.Z_PK
+ORDER BY 1, 2, 3, 4, round(d.ZCLOSEDATE), round(d.ZUPDATEDDATE)
 """
 
 
@@ -38,7 +39,7 @@ def load(path):
             problems.append(f"{path}: {table}: {wrong_ent} rows with a wrong Z_ENT, {no_opt} without Z_OPT")
     if db.execute("SELECT count(*) FROM Z_METADATA").fetchone()[0] != 1:
         problems.append(f"{path}: Z_METADATA does not hold exactly one row")
-    rows = sorted(db.execute(PAIRS), key=lambda r: tuple("" if v is None else str(v) for v in r))
+    rows = db.execute(PAIRS).fetchall()  # sorted by SQLite, dates rounded to whole seconds
     for table, count in counts.items():
         if count != len(rows):
             problems.append(f"{path}: {table} has {count} rows but {len(rows)} are linked both ways")
