@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# `make bench`: CoreSeed against the usual ways of seeding the FailedBanks store (issue 5).
+# Generates BENCH_ROWS (default 1000000) legacy bank rows in .build/bench/ if missing
+# (Benchmarks/generate.py), then runs, one after the other, `coreseed build` from the CSV, the
+# SQLite table and the XML, and the peers in Benchmarks/peers/ (C baseline from CSV and SQLite,
+# sqlite3 CLI, tutorial-style Python, sqlite-utils), BENCH_RUNS (default 3) times each. A tool whose
+# first run takes over BENCH_SLOW seconds (default 30) runs once (the 10-minute budget). Every tool's first output is
+# checked against CoreSeed's CSV store (Benchmarks/check_same.py). Prints the table of median wall
+# seconds, bank rows/s, peak RSS (/usr/bin/time -v) and the ratio to CoreSeed-CSV, and writes it
+# to .build/bench/results.md. BENCH_SCALING=1 adds CoreSeed-CSV at 100k, 1M and 10M rows.
+# Usage: scripts/bench.sh [BINARY]   (default .build/release/coreseed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${1:-.build/release/coreseed}"
+rows="${BENCH_ROWS:-1000000}"
+runs="${BENCH_RUNS:-3}"
+slow="${BENCH_SLOW:-30}"
+dir=.build/bench
+out="$dir/out"
+mkdir -p "$out"
+[ -x "$bin" ] || swift build -c release -j 1 --product coreseed
+if [ ! -x /usr/bin/time ]; then
+  echo "installing GNU time for peak RSS" >&2
+  sudo -n apt-get install -y time >/dev/null 2>&1 || apt-get install -y time >/dev/null
+fi
+
+if [ "$(cat "$dir/banks.rows" 2>/dev/null)" != "$rows 2011 csv,sqlite,xml" ]; then
+  echo "generating $rows rows in $dir" >&2
+  python3 Benchmarks/generate.py --rows "$rows" --dir "$dir"
+fi
+cc -O2 -o "$dir/baseline" Benchmarks/peers/baseline.c -lsqlite3
+
+results=()   # "tool|input|runs|median seconds|peak KB|check"
+reference="$out/coreseed-csv.sqlite"
+
+# measure TOOL INPUT OUTPUT COMMAND...: runs COMMAND, checks OUTPUT against the reference, records.
+measure() {
+  local tool="$1" input="$2" output="$3"
+  shift 3
+  local times=() peak=0 count=0 check="reference"
+  while [ "$count" -lt "$runs" ]; do
+    rm -f "$output"
+    local start="$EPOCHREALTIME"
+    /usr/bin/time -v -o "$dir/time.txt" "$@" || { cat "$dir/time.txt" >&2; echo "$tool ($input) failed" >&2; exit 1; }
+    local end="$EPOCHREALTIME"
+    local seconds
+    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+    times+=("$seconds")
+    local kb
+    kb=$(awk '/Maximum resident set size/ { print $6 }' "$dir/time.txt")
+    [ "$kb" -gt "$peak" ] && peak="$kb"
+    count=$((count + 1))
+    echo "  $tool ($input) run $count: ${seconds}s, peak RSS $((kb / 1024)) MB" >&2
+    if [ "$count" -eq 1 ]; then
+      if [ "$output" != "$reference" ]; then
+        if python3 Benchmarks/check_same.py "$reference" "$output" >&2; then check="same"; else check="DIFFERS"; fi
+      fi
+      if [ "$runs" -gt 1 ] && awk -v s="$seconds" -v l="$slow" 'BEGIN { exit !(s > l) }'; then
+        echo "  $tool is slow: one run only" >&2
+        break
+      fi
+    fi
+  done
+  local median
+  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  results+=("$tool|$input|$count|$median|$peak|$check")
+}
+
+echo "== $rows rows, $runs runs each" >&2
+measure CoreSeed CSV "$reference" "$bin" build Benchmarks/specs/bench-csv.json --quiet
+sqlite3 "$reference" "SELECT 'INSERT INTO Z_METADATA VALUES (' || Z_VERSION || ', ' || quote(Z_UUID) || ', ' || quote(Z_PLIST) || ');' FROM Z_METADATA" > "$dir/metadata.sql"
+measure CoreSeed SQLite "$out/coreseed-sqlite.sqlite" "$bin" build Benchmarks/specs/bench-sqlite.json --quiet
+measure CoreSeed XML "$out/coreseed-xml.sqlite" "$bin" build Benchmarks/specs/bench-xml.json --quiet
+measure "C baseline" CSV "$out/baseline-csv.sqlite" "$dir/baseline" csv "$dir/banks.csv" "$out/baseline-csv.sqlite" "$dir/metadata.sql"
+measure "C baseline" SQLite "$out/baseline-sqlite.sqlite" "$dir/baseline" sqlite "$dir/banks.sqlite3" "$out/baseline-sqlite.sqlite" "$dir/metadata.sql"
+measure "sqlite3 CLI" CSV "$out/sqlite-cli.sqlite" Benchmarks/peers/sqlite-cli.sh "$dir/banks.csv" "$out/sqlite-cli.sqlite" "$dir/metadata.sql"
+measure "tutorial.py" CSV "$out/tutorial.sqlite" python3 Benchmarks/peers/tutorial.py "$dir/banks.csv" "$out/tutorial.sqlite" "$dir/metadata.sql"
+[ -x "$dir/venv/bin/sqlite-utils" ] || { python3 -m venv "$dir/venv" && "$dir/venv/bin/pip" install -q sqlite-utils; }
+measure sqlite-utils CSV "$out/sqlite-utils.sqlite" Benchmarks/peers/sqlite-utils.sh "$dir/banks.csv" "$out/sqlite-utils.sqlite" "$dir/metadata.sql"
+
+base=$(printf '%s\n' "${results[0]}" | cut -d'|' -f4)
+{
+  echo "Bank rows: $rows (each one FailedBankInfo and one FailedBankDetails row); runs per tool: $runs (fewer where shown)."
+  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), SQLite $(sqlite3 --version | cut -d' ' -f1)."
+  echo
+  echo "| Tool | Input | Runs | Wall s (median) | Bank rows/s | Peak RSS MB | × CoreSeed-CSV time | Same rows |"
+  echo "|---|---|---:|---:|---:|---:|---:|---|"
+  for line in "${results[@]}"; do
+    IFS='|' read -r tool input count median peak check <<<"$line"
+    awk -v t="$tool" -v i="$input" -v c="$count" -v m="$median" -v p="$peak" -v k="$check" -v n="$rows" -v b="$base" \
+      'BEGIN { printf "| %s | %s | %d | %.2f | %.0f | %.0f | %.2f | %s |\n", t, i, c, m, n / m, p / 1024, m / b, k }'
+  done
+  echo
+  echo "Whole run (generation if any, all runs and checks): ${SECONDS} s."
+} > "$dir/results.md"
+
+if [ "${BENCH_SCALING:-0}" = 1 ]; then
+  scale="$dir/scale"
+  mkdir -p "$scale"
+  {
+    echo
+    echo "Scaling, CoreSeed from CSV, one run each:"
+    echo
+    echo "| Bank rows | Wall s | Bank rows/s | Peak RSS MB |"
+    echo "|---:|---:|---:|---:|"
+  } >> "$dir/results.md"
+  for n in 100000 1000000 10000000; do
+    if [ "$(cat "$scale/banks-$n.rows" 2>/dev/null)" != "$n 2011 csv" ]; then
+      echo "generating $n CSV rows in $scale" >&2
+      python3 Benchmarks/generate.py --rows "$n" --dir "$scale" --kinds csv --stem "banks-$n"
+    fi
+    sed "s#\.build/bench/banks\.csv#.build/bench/scale/banks-$n.csv#" Benchmarks/specs/bench-csv.json > "$scale/spec-$n.json"
+    sed -i 's#"\.\./\.\./#"../../../#' "$scale/spec-$n.json"
+    rm -f "$scale/store-$n.sqlite"
+    start="$EPOCHREALTIME"
+    /usr/bin/time -v -o "$dir/time.txt" "$bin" build "$scale/spec-$n.json" --output "$scale/store-$n.sqlite" --quiet
+    end="$EPOCHREALTIME"
+    kb=$(awk '/Maximum resident set size/ { print $6 }' "$dir/time.txt")
+    awk -v n="$n" -v a="$start" -v b="$end" -v p="$kb" \
+      'BEGIN { printf "| %d | %.2f | %.0f | %.0f |\n", n, b - a, n / (b - a), p / 1024 }' >> "$dir/results.md"
+    rm -f "$scale/store-$n.sqlite"
+  done
+fi
+cat "$dir/results.md"
