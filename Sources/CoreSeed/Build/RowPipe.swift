@@ -20,6 +20,9 @@ final class RowPipe: @unchecked Sendable {
     /// The producer's failure, rethrown on the consumer's side.
     private(set) var failure: (any Error)?
     private let capacity: Int
+    /// Seconds each side spent waiting for the other (for `CORESEED_TIMING`).
+    private(set) var producerWaited = 0.0
+    private(set) var consumerWaited = 0.0
 
     init(capacity: Int = 4) {
         self.capacity = capacity
@@ -30,7 +33,11 @@ final class RowPipe: @unchecked Sendable {
     func send(_ batch: Batch) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while queue.count >= capacity && !cancelled { condition.wait() }
+        if queue.count >= capacity && !cancelled {
+            let started = Date()
+            while queue.count >= capacity && !cancelled { condition.wait() }
+            producerWaited += Date().timeIntervalSince(started)
+        }
         if cancelled { return false }
         queue.append(batch)
         condition.broadcast()
@@ -50,7 +57,11 @@ final class RowPipe: @unchecked Sendable {
     func receive() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !closed { condition.wait() }
+        if queue.isEmpty && !closed {
+            let started = Date()
+            while queue.isEmpty && !closed { condition.wait() }
+            consumerWaited += Date().timeIntervalSince(started)
+        }
         if queue.isEmpty { return nil }
         let batch = queue.removeFirst()
         condition.broadcast()

@@ -66,6 +66,7 @@ extension SeedBuild {
             }
             pipe.waitUntilClosed()
             if let failure = pipe.failure { throw failure }
+            PhaseTiming().mark(String(format: "  rows (reader waited %.2f s, SQLite waited %.2f s)", pipe.producerWaited, pipe.consumerWaited))
         } else {
             try produceRows(prepared, send: { _ in true })
         }
@@ -74,7 +75,6 @@ extension SeedBuild {
                                          updated: counts.updated[index],
                                          unchanged: counts.unchanged[index] + producedUnchanged[index] + states[index].skippedExisting))
         }
-        PhaseTiming().mark("(rows written)")
         for join in plan.layout.joinTables {
             guard let rows = joinRows[join.name], !rows.isEmpty else { continue }
             report.joinRows[join.name] = rows.count
@@ -127,7 +127,7 @@ extension SeedBuild {
                 }
                 offset += Int(count)
                 try statement.step()
-                statement.reset()
+                statement.resetKeepingBindings()
                 if let entity = updateEntity[statementIndex] {
                     if store?.changes ?? 0 > 0 { counts.updated[entity] += 1 } else { counts.unchanged[entity] += 1 }
                 }
@@ -178,14 +178,12 @@ extension SeedBuild {
                     producedUnchanged[context.entityIndex] = context.unchanged
                 }
             }
-            // One duplicate index per distinct key (entities keyed alike share it).
-            var shared: [[Int]: SharedKeyIndex] = [:]
-            let duplicateIndexes = group.entities.map { index -> SharedKeyIndex in
-                let key = duplicateIndexKey(index)
-                if let existing = shared[key] { return existing }
-                let created = SharedKeyIndex()
-                shared[key] = created
-                return created
+            // One duplicate index per distinct key: entities keyed alike see the same records, so the
+            // first of them checks for all (the same key, the same verdict).
+            var checkedKeys = Set<[Int]>()
+            let duplicateIndexes = group.entities.map { index -> SharedKeyIndex? in
+                guard streaming != nil, plan.entities[index].hasKey, checkedKeys.insert(duplicateIndexKey(index)).inserted else { return nil }
+                return SharedKeyIndex()
             }
             let sourceCount = plan.entities[group.entities[0]].sources.count
             for sourceIndex in 0..<sourceCount {
@@ -194,9 +192,9 @@ extension SeedBuild {
                 reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
                 while let record = try reader.next() {
                     for slot in contexts.indices {
-                        if contexts[slot].streaming != nil {
+                        if let index = duplicateIndexes[slot] {
                             try checkDuplicate(record, ordinal: contexts[slot].ordinal, entityIndex: contexts[slot].entityIndex,
-                                               sourceIndex: sourceIndex, index: duplicateIndexes[slot])
+                                               sourceIndex: sourceIndex, index: index)
                         }
                         try produceRow(record, sourceIndex: sourceIndex, context: &contexts[slot], batch: &batch)
                     }
@@ -305,16 +303,36 @@ extension SeedBuild {
         var metadata = StoreMetadata(model: plan.model, frameworkVersion: framework, other: other)
         if framework < 1044 { metadata.hashesDigest = nil }
         if framework < 1327 { metadata.checksum = nil }
+        let timing = PhaseTiming()
         let uuid = try plan.spec.storeUUID ?? inputUUID()
+        timing.mark("  store UUID from the inputs")
         try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
     }
 
     /// The writer's own verification of the finished file against the model.
+    ///
+    /// `PRAGMA integrity_check` runs on a second, read-only connection on the other core while this one
+    /// checks schema, keys and metadata: the two together take the time of the longer.
     func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
         let versions = ModelVersions(versions: [plan.model], currentVersionName: plan.model.versionName, path: plan.model.path)
+        let result = IntegrityResult()
+        let path = database.path
+        let thread = Thread {
+            do {
+                let reader = try SQLiteDatabase(path: path, mode: .readOnly(immutable: false))
+                reader.setBusyTimeout(milliseconds: 10_000)
+                result.set(.success(try StoreVerifier.integrityProblems(reader)))
+            } catch {
+                result.set(.failure(error))
+            }
+        }
+        thread.start()
         var check = StoreVerifier.Report()
-        try StoreVerifier(versions: versions, configuration: options.configuration ?? plan.spec.configuration).verify(database, into: &check)
-        return check.differences
+        let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.spec.configuration)
+        let verified = Result { try verifier.verify(database, into: &check, integrity: false) }
+        let integrity = try result.wait().get()
+        try verified.get()
+        return check.differences + integrity
     }
 
     /// A UUID derived from the inputs (spec, model hashes, every source file's bytes), so identical
@@ -338,5 +356,25 @@ extension SeedBuild {
         let hex = bytes.prefix(16).map { String(format: "%02X", $0) }.joined()
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20).prefix(12)]
         return parts.joined(separator: "-")
+    }
+}
+
+/// The integrity check's outcome, handed from its thread. `@unchecked Sendable`: guarded by `condition`.
+final class IntegrityResult: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Result<[String], any Error>?
+
+    func set(_ result: Result<[String], any Error>) {
+        condition.lock()
+        value = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> Result<[String], any Error> {
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
     }
 }

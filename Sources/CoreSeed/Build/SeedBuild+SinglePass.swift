@@ -67,7 +67,6 @@ extension SeedBuild {
             return
         }
         if let earlier = index.index[key] {
-            if earlier == Int32(ordinal) { return }  // a sibling entity indexed this record already
             let firstSeen = try locate(entity: entity, ordinal: Int(earlier))
             try reject(mappingError(record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name,
                                     attribute: "key", failure: .duplicateKey(NaturalKey.display(key), entity: entity.name,

@@ -60,15 +60,16 @@ public final class SeedBuild {
         var writer: StoreWriter?
         if mode != .replace {
             writer = try build.openExisting(versions: versions, model: model, insertOnly: mode == .insert)
-        } else if !options.dryRun {
-            writer = try StoreWriter(layout: plan.layout, targetPath: build.output)
+        } else {
+            build.streaming = build.streamingSlots()
+            if !options.dryRun {
+                writer = try StoreWriter(layout: plan.layout, targetPath: build.output)
+            }
         }
         build.writer = writer
         do {
             let timing = PhaseTiming()
-            if let slots = build.streamingSlots() {
-                build.streaming = slots
-            } else {
+            if build.streaming == nil {
                 try build.readKeys()
                 timing.mark("pass 1: keys")
                 build.assignPrimaryKeys()
@@ -90,18 +91,6 @@ public final class SeedBuild {
         if let output = options.output { return output }
         if let output = plan.spec.output { return plan.spec.resolve(output) }
         return plan.spec.resolve("store.sqlite")
-    }
-
-    /// Phase durations on stderr when `CORESEED_TIMING` is set (for profiling builds).
-    final class PhaseTiming {
-        private var last = Date()
-        private let enabled = ProcessInfo.processInfo.environment["CORESEED_TIMING"] != nil
-        func mark(_ phase: String) {
-            guard enabled else { return }
-            let now = Date()
-            FileHandle.standardError.write(Data("timing: \(phase) \(String(format: "%.2f", now.timeIntervalSince(last))) s\n".utf8))
-            last = now
-        }
     }
 
     // MARK: - Errors

@@ -21,6 +21,29 @@ struct DateZone: Sendable {
 
     private let kind: Kind
     let identifier: String
+    /// Local day → offset, for days with no transition within 15 hours of either end (ICU lookups
+    /// cost about a microsecond each; a day's offset is looked up once).
+    private let days = DayOffsets()
+
+    /// The cache of offsets by local day. `@unchecked Sendable`: the table is only touched under `lock`,
+    /// so the converter can be shared between the build's threads.
+    final class DayOffsets: @unchecked Sendable {
+        private let lock = NSLock()
+        private var table: [Int64: Int64] = [:]
+
+        func offset(day: Int64) -> Int64? {
+            lock.lock()
+            defer { lock.unlock() }
+            return table[day]
+        }
+
+        func store(_ offset: Int64, day: Int64) {
+            lock.lock()
+            defer { lock.unlock() }
+            if table.count > 200_000 { table.removeAll(keepingCapacity: true) }
+            table[day] = offset
+        }
+    }
 
     /// `UTC` and `GMT` need no lookup at all; any other name must be one that `TimeZone` knows.
     init(identifier: String) throws(CoercionSetupError) {
@@ -42,6 +65,16 @@ struct DateZone: Sendable {
             return local - offset
         case .zone(let zone):
             let window: Int64 = 15 * 3600
+            // The same offset from 15 hours before the local day to 15 hours after it: no transition can
+            // affect any time of that day, so the day's offset serves every time in it.
+            let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+            if let cached = days.offset(day: day) { return local - cached }
+            let dayStart = day * 86_400
+            let early = offset(zone, at: dayStart - window), late = offset(zone, at: dayStart + 86_400 + window)
+            if early == late {
+                days.store(early, day: day)
+                return local - early
+            }
             let before = offset(zone, at: local - window)
             let after = offset(zone, at: local + window)
             if before == after { return local - before }

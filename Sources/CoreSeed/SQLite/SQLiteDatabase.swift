@@ -87,6 +87,11 @@ public final class SQLiteDatabase {
         try rows(sql, arguments).first?.first
     }
 
+    /// Waits up to `milliseconds` for a lock held by another connection (`sqlite3_busy_timeout`).
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
     /// The rowid of the last insert (`sqlite3_last_insert_rowid`).
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

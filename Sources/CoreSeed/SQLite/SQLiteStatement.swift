@@ -100,6 +100,13 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Resets the statement for another run, keeping its bindings (`sqlite3_reset`): for loops that
+    /// bind every parameter anew.
+    @inline(__always)
+    public func resetKeepingBindings() {
+        sqlite3_reset(handle)
+    }
+
     /// Resets the statement for another run and clears its bindings.
     public func reset() {
         sqlite3_reset(handle)

@@ -38,7 +38,8 @@ public struct StoreVerifier {
     }
 
     /// Verifies an open store (used by the writer on its own temporary file).
-    public func verify(_ database: SQLiteDatabase, into report: inout Report) throws {
+    /// `integrity: false` leaves out `PRAGMA integrity_check` (for a caller that runs it alongside).
+    public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true) throws {
         let (_, metadata): (String, StoreMetadata)
         do {
             (_, metadata) = try StoreMetadata.read(from: database)
@@ -70,13 +71,16 @@ public struct StoreVerifier {
         try checkSchema(database, layout, into: &report)
         try checkPrimaryKeys(database, layout, into: &report)
         try checkRows(database, layout, into: &report)
+        if integrity { report.differences += try StoreVerifier.integrityProblems(database) }
+    }
+
+    /// What `PRAGMA integrity_check` finds, one line per problem; empty when it says "ok".
+    public static func integrityProblems(_ database: SQLiteDatabase) throws -> [String] {
         let integrity = try database.rows("PRAGMA integrity_check").compactMap { row -> String? in
             if case .text(let text) = row.first { return text }
             return nil
         }
-        if integrity != ["ok"] {
-            report.differences += integrity.map { "integrity_check: \($0)" }
-        }
+        return integrity == ["ok"] ? [] : integrity.map { "integrity_check: \($0)" }
     }
 
     private func hashDifferences(store: [String: [UInt8]], model: ModelHashes, name: String) -> [String] {

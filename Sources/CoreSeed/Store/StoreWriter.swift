@@ -15,7 +15,8 @@ public final class StoreWriter {
     private var database: SQLiteDatabase?
     private var finished = false
 
-    /// Creates the temporary file and the entity and join tables (indexes come after the load).
+    /// Creates the temporary file and the entity and join tables. Indexes come after the load:
+    /// building an index once over the loaded table is cheaper than keeping it up row by row.
     public init(layout: StoreLayout, targetPath: String) throws(StoreError) {
         self.layout = layout
         self.targetPath = targetPath
@@ -96,7 +97,7 @@ public final class StoreWriter {
             try write.step()
         }
         try database.execute("COMMIT")
-        try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
+        try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; SELECT count(*) FROM sqlite_master")
     }
 
     private static func create(at path: String, layout: StoreLayout) throws(SQLiteError) -> SQLiteDatabase {
@@ -175,7 +176,9 @@ public final class StoreWriter {
 
     private func complete(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64], uuid: String,
                           metadata: StoreMetadata) throws(SQLiteError) {
+        let timing = PhaseTiming()
         for index in layout.indexes { try database.execute(index.sql) }
+        timing.mark("  indexes")
         for trigger in layout.triggers { try database.execute(trigger) }
         try database.execute(CoreDataSchema.createPrimaryKeyTable)
         try database.execute(CoreDataSchema.createMetadataTable)
@@ -191,7 +194,11 @@ public final class StoreWriter {
         try metadataRow.bind([.text(uuid), .blob(metadata.binaryPropertyList())])
         try metadataRow.step()
         try database.execute("COMMIT")
-        try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
+        timing.mark("  fixed tables, commit")
+        // Leaving exclusive locking mode takes effect at the next read: do one, so that the checks'
+        // second connection can read the file.
+        try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; SELECT count(*) FROM sqlite_master")
+        timing.mark("  journal mode")
     }
 
     /// Finishes the store: indexes, `Z_PRIMARYKEY` (with `maxPrimaryKeys` per root entity), fixed tables,
@@ -210,7 +217,9 @@ public final class StoreWriter {
 
     /// Checks the finished temporary file, closes it, and renames it over the target.
     private func install(check: (SQLiteDatabase) throws -> [String]) throws {
+        let timing = PhaseTiming()
         let problems = try check(connection)
+        timing.mark("  integrity check and verification")
         if !problems.isEmpty {
             throw StoreError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }
@@ -222,6 +231,7 @@ public final class StoreWriter {
             throw StoreError(path: targetPath, message: "cannot move the finished store into place: \(reason)", exitCode: 73)
         }
         finished = true
+        timing.mark("  close, fsync, rename")
         // Sidecars of an older store at the target would be replayed into the new one: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(targetPath + suffix) }
     }
