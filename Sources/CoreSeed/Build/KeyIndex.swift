@@ -114,3 +114,31 @@ extension IntegerKeyTable {
         return longest
     }
 }
+
+/// The keys seen so far, for duplicate detection when nothing else needs the key → row map (the
+/// streaming plan). Small non-negative integer keys — most ids — take one bit each.
+struct KeySet {
+    /// Bit `k` is set when integer key `k` was seen (for 0 ≤ k < `bitmapLimit`).
+    private var bitmap: [UInt64] = []
+    private var integers = IntegerKeyTable()
+    private var strings = Set<String>()
+    /// Keys below this use the bitmap (16 MiB at most).
+    static let bitmapLimit: Int64 = 1 << 27
+
+    /// Adds `key`; false when it was already there.
+    mutating func insert(_ key: String) -> Bool {
+        guard let number = KeyIndex.canonicalInteger(key) else { return strings.insert(key).inserted }
+        guard number >= 0 && number < Self.bitmapLimit else {
+            if integers[number] != nil { return false }
+            integers[number] = 0
+            return true
+        }
+        let word = Int(number >> 6), bit = UInt64(1) << UInt64(number & 63)
+        if word >= bitmap.count {
+            bitmap.append(contentsOf: repeatElement(0, count: max(word + 1 - bitmap.count, bitmap.count / 2)))
+        }
+        if bitmap[word] & bit != 0 { return false }
+        bitmap[word] |= bit
+        return true
+    }
+}

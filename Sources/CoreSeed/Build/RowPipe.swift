@@ -24,7 +24,7 @@ final class RowPipe: @unchecked Sendable {
     private(set) var producerWaited = 0.0
     private(set) var consumerWaited = 0.0
 
-    init(capacity: Int = 4) {
+    init(capacity: Int = 3) {
         self.capacity = capacity
     }
 

@@ -162,7 +162,7 @@ extension SeedBuild {
         producedRows = Array(repeating: 0, count: plan.entities.count)
         producedUnchanged = Array(repeating: 0, count: plan.entities.count)
         var batch = RowPipe.Batch()
-        batch.values.reserveCapacity(4096 * 8)
+        batch.values.reserveCapacity(2048 * 8)
         for group in sourceGroups {
             var contexts = group.entities.map { index in
                 let state = states[index]
@@ -198,10 +198,10 @@ extension SeedBuild {
                         }
                         try produceRow(record, sourceIndex: sourceIndex, context: &contexts[slot], batch: &batch)
                     }
-                    if batch.rows.count >= 4096 {
+                    if batch.rows.count >= 2048 {
                         guard send(batch) else { return }
                         batch = RowPipe.Batch()
-                        batch.values.reserveCapacity(4096 * 8)
+                        batch.values.reserveCapacity(2048 * 8)
                     }
                 }
             }

@@ -54,7 +54,7 @@ extension SeedBuild {
 
     /// A key index that entities share by reference (no copy-on-write of a large table).
     final class SharedKeyIndex {
-        var index = KeyIndex()
+        var keys = KeySet()
     }
 
     func checkDuplicate(_ record: Record, ordinal: Int, entityIndex: Int, sourceIndex: Int, index: SharedKeyIndex) throws {
@@ -66,13 +66,23 @@ extension SeedBuild {
                                     attribute: "key", failure: .required(.null, type: .string)))
             return
         }
-        if let earlier = index.index[key] {
-            let firstSeen = try locate(entity: entity, ordinal: Int(earlier))
+        if !index.keys.insert(key) {
+            let firstSeen = try locateFirst(key: key, entity: entity)
             try reject(mappingError(record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name,
                                     attribute: "key", failure: .duplicateKey(NaturalKey.display(key), entity: entity.name,
                                                                               firstSeen: firstSeen.description)))
             return
         }
-        index.index[key] = Int32(ordinal)
+    }
+
+    /// Where `key` first appears in `entity`'s records (error paths only: reads the sources again).
+    func locateFirst(key: String, entity: EntityPlan) throws -> SourceLocation {
+        for source in entity.sources {
+            let reader = try source.spec.openReader(relativeTo: specDirectory)
+            while let record = try reader.next() {
+                if NaturalKey.key(record.values, at: source.keyFields) == key { return record.location }
+            }
+        }
+        return SourceLocation(file: entity.name)
     }
 }

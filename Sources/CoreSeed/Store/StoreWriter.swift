@@ -62,7 +62,7 @@ public final class StoreWriter {
     private static func copy(_ source: SQLiteDatabase, to path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try source.backup(into: database)
-        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; BEGIN")
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384; BEGIN")
         return database
     }
 
@@ -106,7 +106,7 @@ public final class StoreWriter {
         try database.execute("""
             PRAGMA page_size = 4096; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA encoding = 'UTF-8';
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
-            PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536
+            PRAGMA cache_size = -16384
             """)
         try database.execute("BEGIN")
         for table in layout.tables {

@@ -42,3 +42,32 @@ import Testing
         #expect(table.longestProbe < 64)
     }
 }
+
+@Suite struct KeySetTests {
+    @Test func insertReportsRepeatsForEveryKindOfKey() {
+        var keys = KeySet()
+        let samples = ["1", "0", "63", "64", "134217727", "134217728", "-5", "007", "abc", "9000000000"]
+        for key in samples {
+            let inserted = keys.insert(key)
+            #expect(inserted, "\(key) is new")
+        }
+        for key in samples {
+            let inserted = keys.insert(key)
+            #expect(!inserted, "\(key) repeats")
+        }
+        let seven = keys.insert("7")  // "007" is text, "7" the integer
+        #expect(seven)
+    }
+
+    @Test func agreesWithASetOverSeededRandomKeys() {
+        var generator = SplitMix64(seed: 7)
+        var keys = KeySet()
+        var reference = Set<String>()
+        for _ in 0..<100_000 {
+            let roll = generator.next()
+            let key = roll % 3 == 0 ? String(roll % 5_000_000) : (roll % 3 == 1 ? String(Int64(bitPattern: roll)) : "x\(roll % 9_000)")
+            let inserted = keys.insert(key)
+            #expect(inserted == reference.insert(key).inserted)
+        }
+    }
+}
