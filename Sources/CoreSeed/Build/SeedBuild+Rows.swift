@@ -24,7 +24,7 @@ extension SeedBuild {
         for (index, entity) in plan.entities.enumerated() {
             if let writer {
                 prepared.insert.append(Int32(prepared.statements.count))
-                prepared.statements.append(try writer.rowInserter(for: entity.table))
+                prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number))
             } else {
                 prepared.insert.append(-1)
             }
@@ -229,7 +229,7 @@ extension SeedBuild {
             return
         }
         let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
-                                     fills: context.fills[sourceIndex], parameters: nil, to: &batch.values)
+                                     fills: context.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch.values)
         batch.rows.append((context.insert, Int32(count)))
         context.produced += 1
     }
@@ -250,11 +250,14 @@ extension SeedBuild {
     /// already left out such records when errors are tolerated).
     @inline(__always)
     private func appendValues(_ record: Record, ordinal: Int, primaryKey: Int64, context: RowContext, fills: [ColumnFill],
-                              parameters: [Int32?]?, to values: inout [SQLiteValue]) throws -> Int {
+                              parameters: [Int32?]?, constantsInlined: Bool = false, to values: inout [SQLiteValue]) throws -> Int {
         var count = 0
         for offset in fills.indices {
             if let parameters, parameters[offset] == nil { continue }
-            count += 1
+            switch fills[offset] {
+            case .entityNumber where constantsInlined, .optimisticLock where constantsInlined: continue
+            default: count += 1
+            }
             switch fills[offset] {
             case .primaryKey: values.append(.integer(primaryKey))
             case .entityNumber: values.append(.integer(context.number))

@@ -62,7 +62,7 @@ public final class StoreWriter {
     private static func copy(_ source: SQLiteDatabase, to path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try source.backup(into: database)
-        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384; BEGIN")
+        try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -8192; BEGIN")
         return database
     }
 
@@ -106,7 +106,7 @@ public final class StoreWriter {
         try database.execute("""
             PRAGMA page_size = 4096; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA encoding = 'UTF-8';
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
-            PRAGMA cache_size = -16384
+            PRAGMA cache_size = -8192
             """)
         try database.execute("BEGIN")
         for table in layout.tables {
@@ -161,9 +161,19 @@ public final class StoreWriter {
     }
 
     /// A prepared insert of every column of `table`, in column order (parameter i+1 is column i).
-    public func rowInserter(for table: StoreLayout.Table) throws(SQLiteError) -> SQLiteStatement {
+    ///
+    /// With `entityNumber`, `Z_ENT` and `Z_OPT` are written into the statement as constants (the
+    /// entity's number and 1) and take no parameter: parameters then follow the other columns in order.
+    public func rowInserter(for table: StoreLayout.Table, entityNumber: Int? = nil) throws(SQLiteError) -> SQLiteStatement {
         let names = table.columns.map(\.name).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+        let marks = table.columns.map { column -> String in
+            guard let entityNumber else { return "?" }
+            switch column.role {
+            case .entity: return String(entityNumber)
+            case .optimisticLock: return "1"
+            default: return "?"
+            }
+        }.joined(separator: ", ")
         return try connection.prepare("INSERT INTO \(table.name) (\(names)) VALUES (\(marks))")
     }
 
