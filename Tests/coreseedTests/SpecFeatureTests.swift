@@ -184,3 +184,47 @@ import CoreSeed
         }
     }
 }
+
+/// DESIGN §3's example spec, as written there, on the FDIC files read in place.
+@Suite struct DesignExampleTests {
+    @Test func theDesignDocumentsExampleBuildsAsWritten() throws {
+        let scratch = try Scratch()
+        let fdic = BinaryRunner.shared.appendingPathComponent("data/fdic-2011")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("banklist.csv"), withDestinationPath: fdic.appendingPathComponent("banklist.csv").path)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("banklist.sqlite3"), withDestinationPath: fdic.appendingPathComponent("banklist.sqlite3").path)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("FailedBanksCD.xcdatamodeld"),
+                                                   withDestinationPath: BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/FailedBanksCD.xcdatamodeld").path)
+        try scratch.write("seed.json", """
+            {
+              "model": "FailedBanksCD.xcdatamodeld",
+              "output": "../Outputs/FailedBanksCD.sqlite",
+              "sources": {
+                "banks":  { "csv": "banklist.csv", "encoding": "windows-1252" },
+                "legacy": { "sqlite": "banklist.sqlite3", "query": "SELECT * FROM failed_banks" },
+                "feed":   { "xml": "banks.xml", "records": "/banks/bank", "fields": { "id": "@id", "name": "name" } }
+              },
+              "entities": {
+                "FailedBankInfo": {
+                  "from": "banks", "key": "CERT #",
+                  "attributes": { "name": "Bank Name", "city": "City", "state": "State" },
+                  "relationships": { "details": { "key": "CERT #" } }
+                },
+                "FailedBankDetails": {
+                  "from": "banks", "key": "CERT #",
+                  "attributes": {
+                    "zip": "CERT #",
+                    "closeDate": { "field": "Closing Date", "date": ["d-MMM-yy", "MMMM d, yyyy"], "timeZone": "America/New_York" }
+                  }
+                }
+              }
+            }
+            """)
+        let result = try scratch.run(["build", "seed.json", "--output", "store.sqlite", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("store.sqlite", """
+            SELECT count(*), sum(d.ZINFO = i.Z_PK) FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK
+            """) == [["233", "233"]])
+        #expect(try scratch.query("store.sqlite", "SELECT d.ZCLOSEDATE, d.ZZIP FROM ZFAILEDBANKDETAILS d JOIN ZFAILEDBANKINFO i ON i.ZDETAILS = d.Z_PK WHERE i.ZNAME = 'Desert Hills Bank'")
+                == [["291268800", "57060"]])
+    }
+}

@@ -24,7 +24,8 @@ extension SeedBuild {
         for (index, entity) in plan.entities.enumerated() {
             if let writer {
                 prepared.insert.append(Int32(prepared.statements.count))
-                prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number))
+                prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number,
+                                                                  numberedByInsertion: streaming != nil))
             } else {
                 prepared.insert.append(-1)
             }
@@ -256,6 +257,7 @@ extension SeedBuild {
             if let parameters, parameters[offset] == nil { continue }
             switch fills[offset] {
             case .entityNumber where constantsInlined, .optimisticLock where constantsInlined: continue
+            case .primaryKey where constantsInlined && context.streaming != nil: continue
             default: count += 1
             }
             switch fills[offset] {

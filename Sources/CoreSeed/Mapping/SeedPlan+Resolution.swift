@@ -196,11 +196,15 @@ private struct PlanResolver {
             if let field {
                 fieldIndex = try self.fieldIndex(field, in: names, source: source, context: attributeContext)
             }
-            var inputs = (attributeSpec?.date ?? attribute.userInfo["dateFormat"].map { [$0] } ?? []).map(DateInput.init(name:))
+            // A date the spec does not describe reads like the entity's described dates (DESIGN §3's
+            // example maps closeDate with patterns and leaves updatedDate to the name match).
+            let sibling = entitySpec.attributes.keys.sorted().lazy.compactMap { entitySpec.attributes[$0] }.first { $0.date != nil }
+            var inputs = (attributeSpec?.date ?? attribute.userInfo["dateFormat"].map { [$0] } ?? sibling?.date ?? []).map(DateInput.init(name:))
             if attribute.type != .date { inputs = [] }
+            let zone = attributeSpec?.timeZone ?? (attributeSpec?.date == nil ? sibling?.timeZone : nil) ?? spec.timeZone ?? "UTC"
             let coercer: ValueCoercer
             do {
-                let parser = try DateParser(inputs, timeZone: attributeSpec?.timeZone ?? spec.timeZone ?? "UTC",
+                let parser = try DateParser(inputs, timeZone: zone,
                                             pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot)
                 let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
                                               emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false)
@@ -208,7 +212,7 @@ private struct PlanResolver {
             } catch {
                 throw fail("\(attributeContext): \(error.message)")
             }
-            let defaultText = attributeSpec?.defaultValue ?? attribute.defaultValueString
+            let defaultText = attributeSpec?.noDefault == true ? nil : (attributeSpec?.defaultValue ?? attribute.defaultValueString)
             return .attribute(AttributeFill(
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
                 constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) }))

@@ -103,6 +103,8 @@ public struct AttributeSpec: Sendable, Decodable {
     public var pivot: Int?
     /// Used when the field is missing, NULL or empty (text, converted like a field value).
     public var defaultValue: String?
+    /// `"default": null`: no default at all, not even the model's (a NULL stays NULL).
+    public var noDefault = false
     public var emptyIsNull: Bool?
     /// Binary from base64 text.
     public var base64: Bool?
@@ -135,7 +137,11 @@ public struct AttributeSpec: Sendable, Decodable {
         date = try container.decodeIfPresent(OneOrMany.self, forKey: .date)?.values
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
         pivot = try container.decodeIfPresent(Int.self, forKey: .pivot)
-        defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+        if container.contains(.defaultValue), try container.decodeNil(forKey: .defaultValue) {
+            noDefault = true
+        } else {
+            defaultValue = try container.decodeIfPresent(String.self, forKey: .defaultValue)
+        }
         emptyIsNull = try container.decodeIfPresent(Bool.self, forKey: .emptyIsNull)
         base64 = try container.decodeIfPresent(Bool.self, forKey: .base64)
         integralReals = try container.decodeIfPresent(Bool.self, forKey: .integralReals)

@@ -3,9 +3,9 @@ import Foundation
 /// The seed spec `export --spec` writes beside the CSV files: `build` runs it to rebuild the same rows.
 ///
 /// Every entity is fed from its own file, keyed by `pk`; every attribute is mapped explicitly (dates as
-/// `iso8601`, binaries as `base64`). Where CSV's empty field is ambiguous, the spec says what it meant:
-/// `"emptyIsNull"` follows what the column held (NULLs or empty values), and `"default": ""` keeps a NULL
-/// NULL when the model gives the attribute a default value.
+/// `iso8601`, binaries as `base64`). NULL is an unquoted empty field and the empty string `""`, which the
+/// sources read apart (`"nullIfUnquotedEmpty": true`); `"default": null` keeps a NULL NULL where the model
+/// gives the attribute a default value.
 struct ExportSpec {
     let modelPath: String
     let modelVersion: String?
@@ -28,7 +28,10 @@ struct ExportSpec {
         lines.append("  \"sources\": {")
         for (index, plan) in plans.enumerated() {
             var source = JSONWriter()
-            source.object { $0.field("csv", "\(plan.info.name).csv") }
+            source.object {
+                $0.field("csv", "\(plan.info.name).csv")
+                $0.field("nullIfUnquotedEmpty", true)
+            }
             lines.append("    \(JSONWriter.quoted(plan.info.name)): \(source.text)" + (index < plans.count - 1 ? "," : ""))
         }
         lines.append("  },")
@@ -91,20 +94,8 @@ struct ExportSpec {
         case .binary, .transformable: options.append(("base64", "true"))
         default: break
         }
-        // The build reads an empty field as NULL except for String attributes (ValueCoercer's default).
-        let emptyIsNullByDefault = attribute.type != .string
-        var emptyIsNull = emptyIsNullByDefault
-        if column.nulls > 0 && column.empties > 0 {
-            emptyIsNull = column.nulls >= column.empties
-            warnings.append("\(entity).\(attribute.name): \(column.nulls) NULL and \(column.empties) empty value(s); CSV cannot tell them apart, the rebuild has \(emptyIsNull ? "NULL" : "empty values") for both")
-        } else if column.nulls > 0 {
-            emptyIsNull = true
-        } else if column.empties > 0 {
-            emptyIsNull = false
-        }
-        if emptyIsNull != emptyIsNullByDefault { options.append(("emptyIsNull", emptyIsNull ? "true" : "false")) }
-        if column.nulls > 0, emptyIsNull, attribute.defaultValueString != nil {
-            options.append(("default", JSONWriter.quoted("")))  // keeps NULL instead of the model's default
+        if column.nulls > 0, attribute.defaultValueString != nil {
+            options.append(("default", "null"))  // keeps NULL instead of the model's default
         }
         if options.isEmpty {
             json.field(attribute.name, column.name)

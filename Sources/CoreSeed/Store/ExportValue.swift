@@ -71,7 +71,10 @@ enum ExportValue {
     }
 
     /// A CSV field per RFC 4180: quoted (quotes doubled) when it holds a comma, quote, CR or LF.
+    /// The empty string is written `""`, so that it reads back apart from NULL (an unquoted empty field,
+    /// with the source option `nullIfUnquotedEmpty`).
     static func csvField(_ text: String) -> String {
+        if text.isEmpty { return "\"\"" }
         guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

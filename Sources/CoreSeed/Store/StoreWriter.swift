@@ -164,9 +164,17 @@ public final class StoreWriter {
     ///
     /// With `entityNumber`, `Z_ENT` and `Z_OPT` are written into the statement as constants (the
     /// entity's number and 1) and take no parameter: parameters then follow the other columns in order.
-    public func rowInserter(for table: StoreLayout.Table, entityNumber: Int? = nil) throws(SQLiteError) -> SQLiteStatement {
-        let names = table.columns.map(\.name).joined(separator: ", ")
-        let marks = table.columns.map { column -> String in
+    ///
+    /// With `numberedByInsertion`, `Z_PK` is left out and SQLite assigns it (the rowid: one more than the
+    /// highest so far), which saves a lookup per row when rows arrive numbered 1, 2, 3, … anyway.
+    public func rowInserter(for table: StoreLayout.Table, entityNumber: Int? = nil,
+                            numberedByInsertion: Bool = false) throws(SQLiteError) -> SQLiteStatement {
+        let columns = table.columns.filter { column in
+            if case .primaryKey = column.role { return !numberedByInsertion }
+            return true
+        }
+        let names = columns.map(\.name).joined(separator: ", ")
+        let marks = columns.map { column -> String in
             guard let entityNumber else { return "?" }
             switch column.role {
             case .entity: return String(entityNumber)
