@@ -103,12 +103,18 @@ import CoreSeed
         process.arguments = ["build", "spec.json", "--quiet"]
         process.currentDirectoryURL = scratch.url
         try process.run()
-        // Wait until the temporary store exists (rows are being written), then kill without warning.
+        // Wait until the temporary store holds rows (over 1 MB written), then kill without warning.
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning,
-              !(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.hasSuffix(".tmp") }) {
-            usleep(20_000)
+        func temporarySize() throws -> Int {
+            let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasSuffix(".tmp") }
+            return try names.reduce(0) { total, name in
+                total + ((try FileManager.default.attributesOfItem(atPath: scratch.path(name))[.size] as? Int) ?? 0)
+            }
         }
+        while Date() < deadline, process.isRunning, try temporarySize() < 1 << 20 {
+            usleep(10_000)
+        }
+        #expect(try temporarySize() >= 1 << 20, "rows were being written when the build was killed")
         #expect(process.isRunning, "the build finished before it could be killed")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
