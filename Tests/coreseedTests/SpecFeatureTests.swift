@@ -162,6 +162,26 @@ import CoreSeed
         #expect(try scratch.query("b.sqlite", "SELECT Z_PK, ZNAME, ZCERTNUMBER, ZCLOSEDATE FROM ZBANK") == [["1", "B", "1", "291340800"]])
     }
 
+    /// `"default": null` turns the model's default off: a NULL stays NULL.
+    @Test func defaultNullKeepsNull() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("D", """
+            <entity name="Item">
+              <attribute name="code" attributeType="String"/>
+              <attribute name="count" optional="YES" attributeType="Integer 32" defaultValueString="7"/>
+              <attribute name="other" optional="YES" attributeType="Integer 32" defaultValueString="7"/>
+            </entity>
+            """)
+        try scratch.write("d.csv", "code,count,other\na,,\nb,3,3\n")
+        try scratch.write("spec.json", """
+            { "model": "D.xcdatamodeld", "output": "d.sqlite", "sources": { "d": { "csv": "d.csv" } },
+              "entities": { "Item": { "from": "d", "attributes": { "count": { "field": "count", "default": null } } } } }
+            """)
+        let result = try scratch.run(["build", "spec.json", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("d.sqlite", "SELECT ZCODE, ZCOUNT, ZOTHER FROM ZITEM ORDER BY Z_PK") == [["a", "NULL", "7"], ["b", "3", "3"]])
+    }
+
     @Test func specMistakesAreNamed() throws {
         let scratch = try Scratch()
         try scratch.writeModel("Types", Self.allTypes)

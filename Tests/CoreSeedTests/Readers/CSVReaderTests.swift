@@ -35,6 +35,28 @@ import Testing
         #expect(texts(records) == [["Smith, J", "say \"hi\""], ["", ""]])
     }
 
+    @Test func unquotedEmptyIsNullOnlyWhenAsked() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("n.csv", "a,b,c\n,\"\",x\n")
+        #expect(try CSVReader(path: path).all().map(\.values) == [[.text(""), .text(""), .text("x")]])
+        var options = CSVOptions()
+        options.nullIfUnquotedEmpty = true
+        #expect(try CSVReader(path: path, options: options).all().map(\.values) == [[.null, .text(""), .text("x")]])
+    }
+
+    @Test func projectionLeavesUnwantedFieldsUnreadButStillChecked() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("p.csv", "a,b\n1,2\n")
+        let reader = try CSVReader(path: path)
+        reader.project([false, true])
+        #expect(try reader.all().map(\.values) == [[.null, .text("2")]])
+        // An invalid byte in an unwanted field is still an error: a projection never hides one.
+        let bad = try scratch.file("bad.csv", Array("a,b\n".utf8) + [0xE9] + Array(",2\n".utf8))
+        let badReader = try CSVReader(path: bad)
+        badReader.project([false, true])
+        #expect(throws: ReaderError.self) { _ = try badReader.all() }
+    }
+
     @Test func byteOrderMarkIsRemoved() throws {
         let scratch = try Scratch()
         let path = try scratch.file("bom.csv", [0xEF, 0xBB, 0xBF] + Array("City,Zip\nParis,75001\n".utf8))
