@@ -21,7 +21,7 @@ struct StoreOpsValueTests {
     /// pins down a Double only where its spacing exceeds 1e-9 s (|seconds| above about 1.7e7, i.e. outside 2000–2001).
     @Test func fractionalDatesRoundTripThroughTheDateParser() throws {
         let parser = try DateParser([.iso8601], timeZone: "UTC", pivot: DateParser.defaultPivot)
-        var generator = SplitMix(seed: 20_240_101)
+        var generator = SplitMix64(seed: 20_240_101)
         for _ in 0..<2000 {
             let seconds = Double(Int64(bitPattern: generator.next()) % 980_000_000 + (generator.next() % 2 == 0 ? 20_000_000 : -20_000_000)) + Double(generator.next() % 1_000_000_000) / 1e9
             let text = ExportValue.iso8601(secondsSinceReference: seconds)
@@ -82,18 +82,5 @@ struct StoreOpsValueTests {
         _ = FileManager.default.createFile(atPath: store + "-journal", contents: Data())
         #expect(StoreBackup.plannedRoute(store, header: rollback)
                 == .snapshot(reason: "it has a -journal, which a read-only connection cannot roll back"))
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for seeded round trips.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
