@@ -320,7 +320,7 @@ extension SeedBuild {
     /// checks schema, keys and metadata: the two together take the time of the longer.
     func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
         let versions = ModelVersions(versions: [plan.model], currentVersionName: plan.model.versionName, path: plan.model.path)
-        let result = IntegrityResult()
+        let result = ThreadResult<[String]>()
         let path = database.path
         let thread = Thread {
             do {
@@ -343,11 +343,28 @@ extension SeedBuild {
     /// A UUID derived from the inputs (spec, model hashes, every source file's bytes), so identical
     /// inputs give a byte-identical store. Uppercase, as Core Data writes `Z_UUID`.
     func inputUUID() throws -> String {
+        if let pending = pendingUUID { return try pending.wait().get() }
+        return try SeedBuild.inputUUID(specPath: specPath, spec: plan.spec, model: plan.model)
+    }
+
+    /// Starts hashing the inputs on a thread of its own, while the rows are read and written.
+    func startInputUUID() {
+        guard plan.spec.storeUUID == nil else { return }
+        let result = ThreadResult<String>()
+        let inputs = UncheckedSendable(value: (specPath, plan.spec, plan.model))
+        Thread {
+            let (specPath, spec, model) = inputs.value
+            result.set(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model) })
+        }.start()
+        pendingUUID = result
+    }
+
+    static func inputUUID(specPath: String, spec: SeedSpec, model: Model) throws -> String {
         let hash = SHA256Stream()
-        if let spec = FileManager.default.contents(atPath: specPath) { hash.update([UInt8](spec)) }
-        hash.update(Array(ModelHashes.compute(for: plan.model).digest.utf8))
+        if let text = FileManager.default.contents(atPath: specPath) { hash.update([UInt8](text)) }
+        hash.update(Array(ModelHashes.compute(for: model).digest.utf8))
         var paths = Set<String>()
-        for source in plan.spec.sources.values { paths.insert(plan.spec.resolve(source.path)) }
+        for source in spec.sources.values { paths.insert(spec.resolve(source.path)) }
         for path in paths.sorted() {
             guard let handle = FileHandle(forReadingAtPath: path) else { continue }
             defer { try? handle.close() }
@@ -364,19 +381,19 @@ extension SeedBuild {
     }
 }
 
-/// The integrity check's outcome, handed from its thread. `@unchecked Sendable`: guarded by `condition`.
-final class IntegrityResult: @unchecked Sendable {
+/// A value computed on another thread, waited for. `@unchecked Sendable`: guarded by `condition`.
+final class ThreadResult<Value>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var value: Result<[String], any Error>?
+    private var value: Result<Value, any Error>?
 
-    func set(_ result: Result<[String], any Error>) {
+    func set(_ result: Result<Value, any Error>) {
         condition.lock()
         value = result
         condition.broadcast()
         condition.unlock()
     }
 
-    func wait() -> Result<[String], any Error> {
+    func wait() -> Result<Value, any Error> {
         condition.lock()
         defer { condition.unlock() }
         while value == nil { condition.wait() }

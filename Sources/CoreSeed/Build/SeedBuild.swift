@@ -64,6 +64,7 @@ public final class SeedBuild {
             build.streaming = build.streamingSlots()
             if !options.dryRun {
                 writer = try StoreWriter(layout: plan.layout, targetPath: build.output)
+                build.startInputUUID()
             }
         }
         build.writer = writer
@@ -314,6 +315,8 @@ public final class SeedBuild {
     var candidateCache: [String: [Int]] = [:]
     /// The streaming plan's to-one sources, when the build runs in one pass.
     var streaming: [[SlotSource]]?
+    /// The store UUID being hashed from the inputs on its own thread.
+    var pendingUUID: ThreadResult<String>?
     /// Pass 2 tallies kept by the reading thread.
     var producedRows: [Int] = []
     var producedUnchanged: [Int] = []
