@@ -115,22 +115,27 @@ extension SeedBuild {
         }
         let store = writer?.store
         while let batch = pipe.receive() {
-            var offset = 0
-            for (statementIndex, count) in batch.rows {
-                let statement = prepared.statements[Int(statementIndex)]
-                for parameter in 0..<Int(count) {
-                    switch batch.values[offset + parameter] {
-                    case .integer(let value): statement.bindInteger(value, at: Int32(parameter + 1))
-                    case .null: statement.bindNull(at: Int32(parameter + 1))
-                    case .real(let value): statement.bindReal(value, at: Int32(parameter + 1))
-                    case let value: try statement.bind(value, at: Int32(parameter + 1))
+            try batch.bytes.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress
+                var offset = 0
+                for (statementIndex, count) in batch.rows {
+                    let statement = prepared.statements[Int(statementIndex)]
+                    for parameter in 0..<Int(count) {
+                        let index = Int32(parameter + 1)
+                        switch batch.values[offset + parameter] {
+                        case .integer(let value): statement.bindInteger(value, at: index)
+                        case .null: statement.bindNull(at: index)
+                        case .real(let value): statement.bindReal(value, at: index)
+                        case .text(let start, let length): statement.bindStaticText(base.map { $0 + Int(start) }, count: Int(length), at: index)
+                        case .blob(let start, let length): statement.bindStaticBlob(base.map { $0 + Int(start) }, count: Int(length), at: index)
+                        }
                     }
-                }
-                offset += Int(count)
-                try statement.step()
-                statement.resetKeepingBindings()
-                if let entity = updateEntity[statementIndex] {
-                    if store?.changes ?? 0 > 0 { counts.updated[entity] += 1 } else { counts.unchanged[entity] += 1 }
+                    offset += Int(count)
+                    try statement.step()
+                    statement.resetKeepingBindings()
+                    if let entity = updateEntity[statementIndex] {
+                        if store?.changes ?? 0 > 0 { counts.updated[entity] += 1 } else { counts.unchanged[entity] += 1 }
+                    }
                 }
             }
         }
@@ -162,8 +167,7 @@ extension SeedBuild {
     func produceRows(_ prepared: RowStatements, send: (RowPipe.Batch) -> Bool) throws {
         producedRows = Array(repeating: 0, count: plan.entities.count)
         producedUnchanged = Array(repeating: 0, count: plan.entities.count)
-        var batch = RowPipe.Batch()
-        batch.values.reserveCapacity(2048 * 8)
+        var batch = RowPipe.Batch(capacity: 2048)
         for group in sourceGroups {
             var contexts = group.entities.map { index in
                 let state = states[index]
@@ -201,8 +205,7 @@ extension SeedBuild {
                     }
                     if batch.rows.count >= 2048 {
                         guard send(batch) else { return }
-                        batch = RowPipe.Batch()
-                        batch.values.reserveCapacity(2048 * 8)
+                        batch = RowPipe.Batch(capacity: 2048)
                     }
                 }
             }
@@ -224,13 +227,13 @@ extension SeedBuild {
                 return
             }
             let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
-                                         fills: context.fills[sourceIndex], parameters: update.parameters, to: &batch.values)
-            batch.values.append(.integer(primaryKey))
+                                         fills: context.fills[sourceIndex], parameters: update.parameters, to: &batch)
+            batch.append(.integer(primaryKey))
             batch.rows.append((update.statement, Int32(count + 1)))
             return
         }
         let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
-                                     fills: context.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch.values)
+                                     fills: context.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch)
         batch.rows.append((context.insert, Int32(count)))
         context.produced += 1
     }
@@ -251,7 +254,7 @@ extension SeedBuild {
     /// already left out such records when errors are tolerated).
     @inline(__always)
     private func appendValues(_ record: Record, ordinal: Int, primaryKey: Int64, context: RowContext, fills: [ColumnFill],
-                              parameters: [Int32?]?, constantsInlined: Bool = false, to values: inout [SQLiteValue]) throws -> Int {
+                              parameters: [Int32?]?, constantsInlined: Bool = false, to values: inout RowPipe.Batch) throws -> Int {
         var count = 0
         for offset in fills.indices {
             if let parameters, parameters[offset] == nil { continue }

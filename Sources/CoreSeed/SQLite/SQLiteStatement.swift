@@ -89,6 +89,26 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds UTF-8 text in place (`SQLITE_STATIC`): the caller keeps `bytes` alive and unchanged until the
+    /// statement has been stepped and reset.
+    @inline(__always)
+    public func bindStaticText(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) {
+        guard let bytes, count > 0 else {
+            sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient())
+            return
+        }
+        UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count) { pointer in
+            _ = sqlite3_bind_text(handle, index, pointer, Int32(count), coreseed_sqlite_static())
+        }
+    }
+
+    /// Binds a blob in place (`SQLITE_STATIC`), with the same lifetime rule as `bindStaticText`.
+    @inline(__always)
+    public func bindStaticBlob(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) {
+        sqlite3_bind_blob(handle, index, bytes.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), Int32(count),
+                          coreseed_sqlite_static())
+    }
+
     /// Advances one row (`sqlite3_step`): true when a row is available, false when done.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
