@@ -33,16 +33,17 @@ final class Scratch {
     /// Rows of a query against a store in this folder, each value rendered as text ("NULL" for null).
     func query(_ store: String, _ sql: String) throws -> [[String]] {
         let database = try SQLiteDatabase(path: path(store), mode: .readOnly(immutable: true))
-        return try database.rows(sql).map { row in
-            row.map { value in
-                switch value {
-                case .null: "NULL"
-                case .integer(let v): String(v)
-                case .real(let v): String(v)
-                case .text(let v): v
-                case .blob(let v): "x'" + v.map { String(format: "%02x", $0) }.joined() + "'"
-                }
-            }
+        return try database.rows(sql).map { $0.map(Scratch.render) }
+    }
+
+    /// A value as text for comparisons: "NULL", numbers, text as is, blobs as x'…'.
+    static func render(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let v): String(v)
+        case .real(let v): String(v)
+        case .text(let v): v
+        case .blob(let v): "x'" + v.map { String(format: "%02x", $0) }.joined() + "'"
         }
     }
 }

@@ -28,16 +28,6 @@ enum StoreOps {
 
     /// Rows of `sql` on an open connection, rendered as text ("NULL" for null).
     static func rows(_ database: SQLiteDatabase, _ sql: String) throws -> [[String]] {
-        try database.rows(sql).map { row in
-            row.map { value in
-                switch value {
-                case .null: "NULL"
-                case .integer(let v): String(v)
-                case .real(let v): String(v)
-                case .text(let v): v
-                case .blob(let v): "x'" + v.map { String(format: "%02x", $0) }.joined() + "'"
-                }
-            }
-        }
+        try database.rows(sql).map { $0.map(Scratch.render) }
     }
 }

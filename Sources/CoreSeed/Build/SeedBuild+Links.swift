@@ -26,7 +26,6 @@ extension SeedBuild {
     /// Seeded entities whose rows are `destination` rows: itself and its sub-entities.
     func candidates(for destination: String) -> [Int] {
         if let cached = candidateCache[destination] { return cached }
-        let graph = EntityGraph(model: plan.model)
         let result = plan.entities.indices.filter { graph.lineage(plan.entities[$0].name).contains { $0.name == destination } }
         candidateCache[destination] = result
         return result
@@ -34,7 +33,6 @@ extension SeedBuild {
 
     /// Resolves every field link (keys gathered in the first pass).
     func resolveLinks() throws {
-        let graph = EntityGraph(model: plan.model)
         for (index, entity) in plan.entities.enumerated() {
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
                 let relationship = link.relationship
@@ -88,7 +86,6 @@ extension SeedBuild {
             return
         }
         // Many-to-many: a join row; A (the join table's first entity) may be either side.
-        let graph = EntityGraph(model: plan.model)
         guard let owner = graph.relationship(relationship.name, from: sourceEntity.name)?.owner.name,
               let join = plan.layout.joinTables.first(where: {
                   ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
@@ -119,7 +116,6 @@ extension SeedBuild {
     /// Reads each join source: every record links the row keyed by its `key` fields to the
     /// destination keyed by its `destinationKey` fields, in record order.
     func readJoinSources() throws {
-        let graph = EntityGraph(model: plan.model)
         for link in plan.joinLinks {
             guard plan.entities.contains(where: { $0.name == link.entity }) else { continue }
             let inverse = graph.inverse(of: link.relationship, in: link.entity)

@@ -22,7 +22,6 @@ extension SeedBuild {
         let roots = plan.entities.map(\.rootName)
         guard Set(roots).count == roots.count else { return nil }
         var slots = plan.entities.map { Array(repeating: SlotSource.none, count: $0.toOneSlots.count) }
-        let graph = EntityGraph(model: plan.model)
         for (index, entity) in plan.entities.enumerated() {
             if entity.hasKey && entity.duplicatePolicy != .error { return nil }
             for (linkIndex, link) in entity.fieldLinks.enumerated() {

@@ -28,6 +28,8 @@ public final class SeedBuild {
     }
 
     let plan: SeedPlan
+    /// The model's entities as Core Data numbers them, built once (relationship resolution asks it per link).
+    let graph: EntityGraph
     let options: Options
     let specPath: String
     let specDirectory: String
@@ -39,6 +41,7 @@ public final class SeedBuild {
 
     init(plan: SeedPlan, options: Options, specPath: String) {
         self.plan = plan
+        self.graph = EntityGraph(model: plan.model)
         self.options = options
         self.specPath = specPath
         self.specDirectory = plan.spec.directory
