@@ -220,7 +220,7 @@ public final class StoreWriter {
     }
 
     /// Finishes the store: indexes, `Z_PRIMARYKEY` (with `maxPrimaryKeys` per root entity), fixed tables,
-    /// `Z_METADATA`; commits; switches to `journal_mode=DELETE`; runs `integrity_check` and `check`
+    /// `Z_METADATA`; commits; switches to `journal_mode=DELETE`; runs `check`
     /// (a `verify` of the finished file); then renames it over the target.
     public func finish(maxPrimaryKeys: [String: Int64], uuid: String, metadata: StoreMetadata,
                        check: (SQLiteDatabase) throws -> [String]) throws {
@@ -237,7 +237,7 @@ public final class StoreWriter {
     private func install(check: (SQLiteDatabase) throws -> [String]) throws {
         let timing = PhaseTiming()
         let problems = try check(connection)
-        timing.mark("  integrity check and verification")
+        timing.mark("  quick_check and verification")
         if !problems.isEmpty {
             throw StoreError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }
