@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CoreSeed",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CoreSeed", targets: ["CoreSeed"]),
         .executable(name: "coreseed", targets: ["coreseed"]),

@@ -249,7 +249,7 @@ public struct DateParser: Sendable {
                 guard let fraction = DateParser.fraction(bytes, &index) else { return nil }
                 fields.fraction = fraction
             case .monthName:
-                guard let month = EnglishNames.match(EnglishNames.months, bytes, &index) else { return nil }
+                guard let month = EnglishNames.matchMonth(bytes, &index) else { return nil }
                 fields.month = month + 1
             case .weekdayName:
                 guard let weekday = EnglishNames.match(EnglishNames.weekdays, bytes, &index) else { return nil }

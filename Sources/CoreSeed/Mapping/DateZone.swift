@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The time zone a date field's local (zone-less) times are read in, turning a civil time into UTC.
 ///
@@ -25,23 +26,37 @@ struct DateZone: Sendable {
     /// cost about a microsecond each; a day's offset is looked up once).
     private let days = DayOffsets()
 
-    /// The cache of offsets by local day. `@unchecked Sendable`: the table is only touched under `lock`,
-    /// so the converter can be shared between the build's threads.
+    /// The cache of offsets by local day: one slot per day modulo 2¹⁶ (179 years without a collision),
+    /// each an atomic word, so the converter can be shared between the build's threads with no lock
+    /// on the path every date takes. A slot holds `day << 20 | (offset + 2¹⁹)`; 0 is empty (that
+    /// would be an offset of −2¹⁹ s, which no zone has). `@unchecked Sendable`: only atomics are touched.
     final class DayOffsets: @unchecked Sendable {
-        private let lock = NSLock()
-        private var table: [Int64: Int64] = [:]
+        private static let count = 1 << 16
+        private static let bias: Int64 = 1 << 19
+        private let slots: UnsafeMutablePointer<Atomic<UInt64>>
 
+        init() {
+            slots = .allocate(capacity: Self.count)
+            for index in 0..<Self.count { (slots + index).initialize(to: Atomic(0)) }
+        }
+
+        deinit {
+            slots.deinitialize(count: Self.count)
+            slots.deallocate()
+        }
+
+        @inline(__always)
         func offset(day: Int64) -> Int64? {
-            lock.lock()
-            defer { lock.unlock() }
-            return table[day]
+            let entry = slots[Int(day & Int64(Self.count - 1))].load(ordering: .relaxed)
+            guard entry != 0, Int64(bitPattern: entry) >> 20 == day else { return nil }
+            return Int64(entry & 0xF_FFFF) - Self.bias
         }
 
         func store(_ offset: Int64, day: Int64) {
-            lock.lock()
-            defer { lock.unlock() }
-            if table.count > 200_000 { table.removeAll(keepingCapacity: true) }
-            table[day] = offset
+            // Offsets are within ±18 hours; days within ±2⁴³ fit the slot's upper bits.
+            guard abs(offset) < Self.bias, abs(day) < 1 << 43 else { return }
+            let entry = UInt64(bitPattern: day << 20) | UInt64(offset + Self.bias)
+            slots[Int(day & Int64(Self.count - 1))].store(entry, ordering: .relaxed)
         }
     }
 

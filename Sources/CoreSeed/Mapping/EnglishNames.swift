@@ -18,6 +18,28 @@ enum EnglishNames {
     static let gmt = Array("gmt".utf8)
     static let utc = Array("utc".utf8)
 
+    /// Per month: its first three letters, lower-case, packed into one word (what ``matchMonth(_:_:)``
+    /// compares first).
+    static let monthPrefixes: [UInt32] = months.map { pack($0[0][0], $0[0][1], $0[0][2]) }
+
+    @inline(__always)
+    private static func pack(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+        UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+    }
+
+    /// ``match(_:_:_:)`` for month names, with the same result: every month's spellings share its first
+    /// three letters, so those pick the month before any spelling is compared.
+    static func matchMonth(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int? {
+        guard bytes.count - index >= 3 else { return nil }
+        let key = pack(ASCII.lowercased(bytes[index]), ASCII.lowercased(bytes[index + 1]), ASCII.lowercased(bytes[index + 2]))
+        guard let month = monthPrefixes.firstIndex(of: key) else { return nil }
+        for spelling in months[month] where ASCII.hasPrefix(bytes, at: index, caseInsensitive: spelling) {
+            index += spelling.count
+            return month
+        }
+        return nil
+    }
+
     /// The index of the name at `index` (longest spelling first, any case), advancing past it.
     static func match(_ table: [[[UInt8]]], _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int? {
         for (position, spellings) in table.enumerated() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import CoreSeed
 
@@ -133,6 +134,26 @@ import Testing
             let seconds = Int64.random(in: -63_113_904_000...252_423_993_599, using: &generator)
             let text = SplitMix64.format(seconds)
             #expect(parser.secondsSinceReference(parsing: text) == Double(seconds), "\(text)")
+        }
+    }
+
+    /// The zone's per-day offset cache (one slot per day modulo 2¹⁶) gives what Foundation's calendar
+    /// gives, on the first look-up of a day and on the cached one, across more than 179 years (days
+    /// that share a slot) and both DST rules of New York.
+    @Test func cachedDayOffsetsAgreeWithFoundation() throws {
+        let parser = try DateParser([.pattern("yyyy-MM-dd HH:mm:ss")], timeZone: "America/New_York")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        var generator = SplitMix64(seed: 2_001)
+        for _ in 0..<3000 {
+            let year = Int.random(in: 1890...2150, using: &generator)
+            let month = Int.random(in: 1...12, using: &generator), day = Int.random(in: 1...28, using: &generator)
+            let hour = Int.random(in: 4...23, using: &generator)  // clear of the 01:00–03:00 transition hours
+            let text = String(format: "%04d-%02d-%02d %02d:17:05", year, month, day, hour)
+            let date = try #require(calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: 17, second: 5)))
+            let expected = date.timeIntervalSinceReferenceDate
+            #expect(parser.secondsSinceReference(parsing: text) == expected, "\(text) first")
+            #expect(parser.secondsSinceReference(parsing: text) == expected, "\(text) cached")
         }
     }
 
