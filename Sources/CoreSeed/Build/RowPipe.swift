@@ -29,6 +29,14 @@ final class RowPipe: @unchecked Sendable {
             bytes.reserveCapacity(capacity * 64)
         }
 
+        /// Appends text given as UTF-8 bytes (copied into `bytes`).
+        @inline(__always)
+        mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+            let start = bytes.count
+            bytes.append(contentsOf: text)
+            values.append(.text(start: Int32(start), count: Int32(text.count)))
+        }
+
         @inline(__always)
         mutating func append(_ value: SQLiteValue) {
             switch value {

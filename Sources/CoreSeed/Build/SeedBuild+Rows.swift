@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Pass 2: every kept record becomes one complete row; then join rows, metadata, checks, rename.
 extension SeedBuild {
@@ -195,17 +196,39 @@ extension SeedBuild {
                 let first = plan.entities[group.entities[0]].sources[sourceIndex]
                 let reader = try first.spec.openReader(relativeTo: specDirectory)
                 reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
-                while let record = try reader.next() {
+                // Per slot: the key's field when the key is one field (integer keys are checked without text).
+                let singleKeyFields = contexts.map { context -> Int in
+                    let keyFields = plan.entities[context.entityIndex].sources[sourceIndex].keyFields
+                    return keyFields.count == 1 ? keyFields[0] : -1
+                }
+                // One record: its duplicate checks (one-field integer keys without text), then its rows.
+                func handle<Input: RowInput>(_ input: inout Input) throws -> Bool {
                     for slot in contexts.indices {
                         if let index = duplicateIndexes[slot] {
-                            try checkDuplicate(record, ordinal: contexts[slot].ordinal, entityIndex: contexts[slot].entityIndex,
-                                               sourceIndex: sourceIndex, index: index)
+                            let keyField = singleKeyFields[slot]
+                            if keyField < 0 || !input.insertIfIntegerKey(field: keyField, into: index) {
+                                try checkDuplicate(try input.record(), ordinal: contexts[slot].ordinal, entityIndex: contexts[slot].entityIndex,
+                                                   sourceIndex: sourceIndex, index: index)
+                            }
                         }
-                        try produceRow(record, sourceIndex: sourceIndex, context: &contexts[slot], batch: &batch)
+                        try produceRow(&input, sourceIndex: sourceIndex, context: &contexts[slot], batch: &batch)
                     }
                     if batch.rows.count >= 2048 {
-                        guard send(batch) else { return }
+                        guard send(batch) else { return false }
                         batch = RowPipe.Batch(capacity: 2048)
+                    }
+                    return true
+                }
+                if streaming != nil, let csv = reader as? CSVReader, csv.readsRaw {
+                    // The streaming plan reads CSV fields as bytes (no `Record` unless a value needs one).
+                    while try csv.nextRaw() {
+                        var input = CSVFieldInput(reader: csv)
+                        guard try handle(&input) else { return }
+                    }
+                } else {
+                    while let record = try reader.next() {
+                        var input = RecordInput(record: record)
+                        guard try handle(&input) else { return }
                     }
                 }
             }
@@ -214,25 +237,25 @@ extension SeedBuild {
     }
 
     @inline(__always)
-    private func produceRow(_ record: Record, sourceIndex: Int, context: inout RowContext, batch: inout RowPipe.Batch) throws {
+    private func produceRow<Input: RowInput>(_ record: inout Input, sourceIndex: Int, context: inout RowContext, batch: inout RowPipe.Batch) throws {
         let ordinal = context.ordinal
         context.ordinal += 1
         let primaryKey = context.streaming == nil ? context.primaryKeys[ordinal] : Int64(ordinal + 1)
         guard primaryKey != 0 else { return }
-        if context.hasUnresolved { try reportUnresolved(record, ordinal: ordinal, entityIndex: context.entityIndex, sourceIndex: sourceIndex) }
+        if context.hasUnresolved { try reportUnresolved(try record.record(), ordinal: ordinal, entityIndex: context.entityIndex, sourceIndex: sourceIndex) }
         if !context.matched.isEmpty, context.matched[ordinal] != 0 {
             // A row already in the store: update what changed, keep the rest.
             guard let update = context.updates[sourceIndex] else {
                 context.unchanged += 1
                 return
             }
-            let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
+            let count = try appendValues(&record, ordinal: ordinal, primaryKey: primaryKey, context: context,
                                          fills: context.fills[sourceIndex], parameters: update.parameters, to: &batch)
             batch.append(.integer(primaryKey))
             batch.rows.append((update.statement, Int32(count + 1)))
             return
         }
-        let count = try appendValues(record, ordinal: ordinal, primaryKey: primaryKey, context: context,
+        let count = try appendValues(&record, ordinal: ordinal, primaryKey: primaryKey, context: context,
                                      fills: context.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch)
         batch.rows.append((context.insert, Int32(count)))
         context.produced += 1
@@ -253,8 +276,8 @@ extension SeedBuild {
     /// A value that cannot be converted is rejected and NULL takes its place (the first pass has
     /// already left out such records when errors are tolerated).
     @inline(__always)
-    private func appendValues(_ record: Record, ordinal: Int, primaryKey: Int64, context: RowContext, fills: [ColumnFill],
-                              parameters: [Int32?]?, constantsInlined: Bool = false, to values: inout RowPipe.Batch) throws -> Int {
+    private func appendValues<Input: RowInput>(_ record: inout Input, ordinal: Int, primaryKey: Int64, context: RowContext, fills: [ColumnFill],
+                                               parameters: [Int32?]?, constantsInlined: Bool = false, to values: inout RowPipe.Batch) throws -> Int {
         var count = 0
         for offset in fills.indices {
             if let parameters, parameters[offset] == nil { continue }
@@ -269,11 +292,13 @@ extension SeedBuild {
             case .optimisticLock: values.append(.integer(1))
             case .null: values.append(.null)
             case .attribute(let attribute):
+                if record.appendFast(attribute, to: &values) { continue }
+                let full = try record.record()
                 do {
-                    values.append(try value(attribute, record))
+                    values.append(try value(attribute, full))
                 } catch {
                     let entity = plan.entities[context.entityIndex]
-                    try reject(mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
+                    try reject(mappingError(full, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
                                             entity: entity.name, attribute: attribute.attribute.name, failure: error))
                     values.append(.null)
                 }
@@ -319,8 +344,11 @@ extension SeedBuild {
 
     /// The writer's own verification of the finished file against the model.
     ///
-    /// `PRAGMA integrity_check` runs on a second, read-only connection on the other core while this one
-    /// checks schema, keys and metadata: the two together take the time of the longer.
+    /// `PRAGMA quick_check` runs on a second, read-only connection on the other core while this one
+    /// checks schema, keys and metadata: the two together take the time of the longer. The quick form:
+    /// every page, b-tree and record of the new file is checked, but not each index entry against its
+    /// row — the indexes were created by SQLite from the finished tables in the same transaction, and
+    /// that look-up would cost more than the whole check (`coreseed verify` runs the full one).
     func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
         let versions = ModelVersions(versions: [plan.model], currentVersionName: plan.model.versionName, path: plan.model.path)
         let result = ThreadResult<[String]>()
@@ -329,7 +357,7 @@ extension SeedBuild {
             do {
                 let reader = try SQLiteDatabase(path: path, mode: .readOnly(immutable: false))
                 reader.setBusyTimeout(milliseconds: 10_000)
-                result.set(.success(try StoreVerifier.integrityProblems(reader)))
+                result.set(.success(try StoreVerifier.integrityProblems(reader, quick: true)))
             } catch {
                 result.set(.failure(error))
             }
@@ -355,14 +383,30 @@ extension SeedBuild {
         guard plan.spec.storeUUID == nil else { return }
         let result = ThreadResult<String>()
         let inputs = UncheckedSendable(value: (specPath, plan.spec, plan.model))
+        let stop = uuidStop
         Thread {
             let (specPath, spec, model) = inputs.value
-            result.set(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model) })
+            result.set(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model, stop: stop) })
         }.start()
         pendingUUID = result
     }
 
-    static func inputUUID(specPath: String, spec: SeedSpec, model: Model) throws -> String {
+    /// Stops the hashing thread and waits for it (a failed build must not exit while it runs: the
+    /// process's exit tears down libcrypto under it).
+    func stopInputUUID() {
+        guard let pending = pendingUUID else { return }
+        uuidStop.stop()
+        _ = pending.wait()
+    }
+
+    /// Tells a background task to give up.
+    final class StopFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        func stop() { flag.store(true, ordering: .relaxed) }
+        var isStopped: Bool { flag.load(ordering: .relaxed) }
+    }
+
+    static func inputUUID(specPath: String, spec: SeedSpec, model: Model, stop: StopFlag? = nil) throws -> String {
         let hash = SHA256Stream()
         if let text = FileManager.default.contents(atPath: specPath) { hash.update([UInt8](text)) }
         hash.update(Array(ModelHashes.compute(for: model).digest.utf8))
@@ -372,6 +416,7 @@ extension SeedBuild {
             guard let handle = FileHandle(forReadingAtPath: path) else { continue }
             defer { try? handle.close() }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                if stop?.isStopped == true { throw CancellationError() }
                 chunk.withUnsafeBytes { hash.update($0) }
             }
         }

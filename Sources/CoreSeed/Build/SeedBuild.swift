@@ -84,6 +84,7 @@ public final class SeedBuild {
             try build.writeRows()
             timing.mark("pass 2: rows, indexes, checks")
         } catch {
+            build.stopInputUUID()
             writer?.abandon()
             throw error
         }
@@ -320,6 +321,7 @@ public final class SeedBuild {
     var streaming: [[SlotSource]]?
     /// The store UUID being hashed from the inputs on its own thread.
     var pendingUUID: ThreadResult<String>?
+    let uuidStop = StopFlag()
     /// Pass 2 tallies kept by the reading thread.
     var producedRows: [Int] = []
     var producedUnchanged: [Int] = []

@@ -20,6 +20,20 @@ enum NaturalKey {
         }
     }
 
+    /// A one-part key that is an integer in canonical form (what ``KeyIndex/canonicalInteger(_:)`` reads
+    /// from ``part(_:)``'s text), without making that text; nil for every other key.
+    @inline(__always)
+    static func integer(_ value: FieldValue) -> Int64? {
+        switch value {
+        case .integer(let number):
+            return number.magnitude < 1_000_000_000_000_000_000 ? number : nil
+        case .text(var text):
+            return text.withUTF8 { KeyIndex.canonicalInteger(bytes: ASCII.trimmed($0)) }
+        default:
+            return nil
+        }
+    }
+
     /// The key of a record from the values at `indexes`, or nil when any part is missing.
     static func key(_ values: [FieldValue], at indexes: [Int]) -> String? {
         if indexes.count == 1 { return part(values[indexes[0]]) }

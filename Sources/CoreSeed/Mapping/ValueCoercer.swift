@@ -93,6 +93,38 @@ public struct ValueCoercer: Sendable {
         }
     }
 
+    /// What ``coerceFast(_:)`` found.
+    enum FastValue {
+        case integer(Int64)
+        case real(Double)
+        /// The text itself, unchanged (a String attribute).
+        case sameText
+    }
+
+    /// The fast path of ``coerce(_:)`` for text given as UTF-8 bytes: the value `coerce(.text(text))`
+    /// would store, for the common cases of the common types (String without length bounds, integers
+    /// without model bounds, dates); nil whenever the general path must decide (blank text, NULL,
+    /// errors, other types) — never a different answer.
+    @inline(__always)
+    func coerceFast(_ bytes: UnsafeBufferPointer<UInt8>) -> FastValue? {
+        switch type {
+        case .string:
+            guard !bytes.isEmpty, minimum == nil, maximum == nil else { return nil }
+            return .sameText
+        case .integer16, .integer32, .integer64:
+            guard minimum == nil, maximum == nil,
+                  case .value(let number) = ValueCoercer.integerText(ASCII.trimmed(bytes), allowsIntegralReals: options.allowsIntegralReals),
+                  ValueCoercer.range(of: type).contains(number) else { return nil }
+            return .integer(number)
+        case .date:
+            let trimmed = ASCII.trimmed(bytes)
+            guard !trimmed.isEmpty, let seconds = dateParser.secondsSinceReference(bytes: trimmed) else { return nil }
+            return .real(seconds)
+        default:
+            return nil
+        }
+    }
+
     /// A Decimal attribute's value with its exact digits, or `nil` for NULL (and empty text when empty means NULL).
     public func decimalText(_ value: FieldValue) throws(CoercionFailure) -> DecimalText? {
         switch value {

@@ -166,6 +166,38 @@ import Testing
         #expect(failure?.message(field: "Field") == example.message)
     }
 
+    /// The build's byte path never differs from the general one: for every text below and every type
+    /// it covers, `coerceFast` either leaves the value to `coerce` (nil) or gives exactly what it stores.
+    @Test func fastPathAgreesWithCoerce() throws {
+        let texts = ["", " ", "\t", "0", "00", "-0", "+7", " 42 ", "32768", "-32769", "2147483648", "9223372036854775807",
+                     "9223372036854775808", "12.000", "1e3", "abc", "Zürich", "26-Mar-10", " 26-Mar-10 ", "26-mar-2010",
+                     "31-Feb-10", "1-Jan-00", "2010-03-26", "2010-03-14 02:30:00", "12", "x\u{0}y", "  padded  "]
+        let parser = try DateParser([.pattern("d-MMM-yy"), .pattern("yyyy-MM-dd HH:mm:ss")], timeZone: "America/New_York")
+        let attributes = [Attribute(name: "s", type: .string), Attribute(name: "s", type: .string, maxValueString: "3"),
+                          Attribute(name: "i", type: .integer16), Attribute(name: "i", type: .integer32),
+                          Attribute(name: "i", type: .integer64), Attribute(name: "i", type: .integer64, minValueString: "0"),
+                          Attribute(name: "d", type: .date), Attribute(name: "b", type: .boolean), Attribute(name: "r", type: .double)]
+        var decided = 0
+        for attribute in attributes {
+            for options in [CoercionOptions(), CoercionOptions(allowsIntegralReals: true)] {
+                let coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser)
+                for text in texts {
+                    var copy = text
+                    let fast = copy.withUTF8 { coercer.coerceFast($0) }
+                    guard let fast else { continue }
+                    decided += 1
+                    let general = try coercer.coerce(.text(text))
+                    switch fast {
+                    case .integer(let number): #expect(general == .integer(number), "\(text) as \(attribute.type)")
+                    case .real(let number): #expect(general == .real(number), "\(text) as \(attribute.type)")
+                    case .sameText: #expect(general == .text(text), "\(text) as \(attribute.type)")
+                    }
+                }
+            }
+        }
+        #expect(decided > 60)
+    }
+
     @Test func mappingErrorRendersLikeACompiler() throws {
         let coercer = try ValueCoercer(attribute: Attribute(name: "closeDate", type: .date),
                                        dateParser: DateParser([.pattern("d-MMM-yy")], timeZone: "America/New_York"))

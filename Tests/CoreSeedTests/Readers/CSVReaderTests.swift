@@ -109,6 +109,33 @@ import Testing
         #expect(small[3].values[1] == .text("line one, é\r\nline \"two\""))
     }
 
+    /// The build's byte path: every record read with `nextRaw()` has the fields `next()` gives (text as
+    /// bytes, NULL as nil), the same `Record` on demand, and the same error at the same place.
+    @Test(arguments: [false, true])
+    func rawFieldsEqualTheRecords(trimmedWithNulls: Bool) throws {
+        var options = CSVOptions(trim: trimmedWithNulls ? .both : .none)
+        options.nullIfUnquotedEmpty = trimmedWithNulls
+        let scratch = try Scratch()
+        var text = "id,text,more\r\n"
+        let pad = trimmedWithNulls ? " " : ""
+        for i in 0..<300 { text += "\(i),\(pad)\"a \"\"b\"\", é\r\nc\"\(pad),\(i % 3 == 0 ? "" : "plain \(i)")\r\n" }
+        let path = try scratch.file("raw.csv", text + "x,y\n")
+        let records = try CSVReader(path: path, options: options, bufferSize: 64)
+        let raw = try CSVReader(path: path, options: options, bufferSize: 64)
+        #expect(raw.readsRaw)
+        for _ in 0..<300 {
+            let record = try #require(try records.next())
+            #expect(try raw.nextRaw())
+            for (index, value) in record.values.enumerated() {
+                let bytes = raw.rawField(index).map { String(decoding: $0, as: UTF8.self) }
+                if case .text(let text) = value { #expect(bytes == text) } else { #expect(value == .null && bytes == nil) }
+            }
+            #expect(try raw.currentRecord() == record)
+        }
+        #expect(readerError { _ = try raw.nextRaw() }?.diagnosticLines == readerError { _ = try records.next() }?.diagnosticLines)
+        #expect(readerError { _ = try raw.nextRaw() } != nil)
+    }
+
     // MARK: errors
 
     func expectError(_ name: String, _ bytes: [UInt8], options: CSVOptions = CSVOptions(),

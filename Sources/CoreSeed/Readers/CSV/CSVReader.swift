@@ -54,6 +54,9 @@ public final class CSVReader: RecordReader, ProjectableReader {
 
     private var failure: ReaderError?
     private var finished = false
+    var rawState = RawState.notStarted
+    private var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    private var scratchCapacity = 256
     private var pending: Record?
     private var expectedCount = 0
 
@@ -96,6 +99,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
     deinit {
         buffer.deallocate()
         fields.deallocate()
+        scratch.deallocate()
     }
 
     public func next() throws(ReaderError) -> Record? {
@@ -103,6 +107,10 @@ public final class CSVReader: RecordReader, ProjectableReader {
         if let record = pending {
             pending = nil
             return record
+        }
+        if rawState == .onRecord {
+            advance()
+            rawState = .between
         }
         if finished { return nil }
         do throws(ReaderError) {
@@ -144,14 +152,20 @@ public final class CSVReader: RecordReader, ProjectableReader {
 
     /// Scans the next record (reading more as needed) and decodes its fields; nil at the end.
     private func nextFields(trimming: Bool) throws(ReaderError) -> [FieldValue]? {
+        guard try scanNext(trimming: trimming) else { return nil }
+        return try decodeFields()
+    }
+
+    /// Scans the next record (reading more as needed) into `fields`; false at the end.
+    private func scanNext(trimming: Bool) throws(ReaderError) -> Bool {
         while true {
             switch scanRecord(trimming: trimming) {
             case .record(let next, let lines):
                 scannedNext = next
                 scannedLines = lines
-                return try decodeFields()
+                return true
             case .endOfInput:
-                return nil
+                return false
             case .failure(let reason, let offset):
                 let (line, column) = position(of: offset)
                 throw ReaderError(reason, at: SourceLocation(file: path, line: line, column: column))
@@ -193,21 +207,30 @@ public final class CSVReader: RecordReader, ProjectableReader {
         }
     }
 
+    /// Refuses the scanned record when a field is not valid UTF-8 (only fields with non-ASCII bytes are looked at).
+    private func validateFields() throws(ReaderError) {
+        guard validatesUTF8 else { return }
+        let fields = self.fields, buffer = self.buffer
+        for index in 0..<fieldCount {
+            let span = fields[index]
+            if span.flags & Self.hasNonASCII != 0,
+               let bad = UTF8Validation.firstInvalidOffset(buffer + span.start, count: span.end - span.start) {
+                let (line, column) = position(of: span.start + bad)
+                throw ReaderError(.invalidUTF8(buffer[span.start + bad]), at: SourceLocation(file: path, line: line, column: column))
+            }
+        }
+    }
+
     private func decodeFields() throws(ReaderError) -> [FieldValue] {
+        try validateFields()
         var values: [FieldValue] = []
         let count = fieldCount, fields = self.fields, buffer = self.buffer
         values.reserveCapacity(count)
         let wanted = self.wanted
         let nullIfUnquotedEmpty = options.nullIfUnquotedEmpty
-        let validatesUTF8 = self.validatesUTF8
         for index in 0..<count {
             let span = fields[index]
             let from = span.start, to = span.end, flags = span.flags
-            if flags & Self.hasNonASCII != 0 && validatesUTF8,
-               let bad = UTF8Validation.firstInvalidOffset(buffer + from, count: to - from) {
-                let (line, column) = position(of: from + bad)
-                throw ReaderError(.invalidUTF8(buffer[from + bad]), at: SourceLocation(file: path, line: line, column: column))
-            }
             if let wanted, index < wanted.count, !wanted[index] {
                 values.append(.null)
             } else if from == to && nullIfUnquotedEmpty && flags & Self.wasQuoted == 0 {
@@ -221,6 +244,29 @@ public final class CSVReader: RecordReader, ProjectableReader {
         return values
     }
 
+    /// Where ``nextRaw()`` stands.
+    enum RawState {
+        case notStarted, between, onRecord
+    }
+
+    /// A quoted field's content without its doubled quotes, in `scratch` (valid until the next call).
+    func unescapeToScratch(from: Int, to: Int) -> UnsafeBufferPointer<UInt8> {
+        if scratchCapacity < to - from {
+            scratch.deallocate()
+            scratchCapacity = max(to - from, scratchCapacity * 2)
+            scratch = .allocate(capacity: scratchCapacity)
+        }
+        let quote = options.quote
+        var i = from, count = 0
+        while i < to {
+            let byte = buffer[i]
+            scratch[count] = byte
+            count += 1
+            i += (byte == quote) ? 2 : 1
+        }
+        return UnsafeBufferPointer(start: scratch, count: count)
+    }
+
     private func unescapedString(from: Int, to: Int) -> String {
         unescaped.removeAll(keepingCapacity: true)
         let quote = options.quote
@@ -231,5 +277,56 @@ public final class CSVReader: RecordReader, ProjectableReader {
             i += (byte == quote) ? 2 : 1
         }
         return String(decoding: unescaped, as: UTF8.self)
+    }
+}
+
+/// Fields as bytes, for the build's fast path: a record is scanned and validated as by `next()`, but
+/// its fields are read in place as UTF-8 bytes, and a `Record` (with its `String`s) is made only when
+/// asked for — for a message, or a value the fast path leaves to the general one.
+extension CSVReader {
+    /// Whether ``nextRaw()`` may be used: from the first record on, with a header row (without one, the
+    /// first record was read to count the fields and is handed out by `next()`).
+    var readsRaw: Bool { options.header && rawState == .notStarted }
+
+    /// Moves to the next record; false at the end. Its fields stay readable through ``rawField(_:)``
+    /// and ``currentRecord()`` until the next call. Not to be mixed with `next()`.
+    func nextRaw() throws(ReaderError) -> Bool {
+        if let failure { throw failure }
+        if rawState == .onRecord { advance() }
+        rawState = .between
+        if finished { return false }
+        do throws(ReaderError) {
+            guard try scanNext(trimming: options.trim.trimsValues) else {
+                finished = true
+                return false
+            }
+            try validateFields()
+            if fieldCount != expectedCount {
+                throw ReaderError(.fieldCount(found: fieldCount, expected: expectedCount, fromHeader: options.header),
+                                  at: SourceLocation(file: path, line: recordLine, column: 1))
+            }
+            rawState = .onRecord
+            return true
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// The UTF-8 bytes of field `index` of the current record, or nil when the field reads as NULL
+    /// (an unquoted empty field with `nullIfUnquotedEmpty`). A field with doubled quotes is unescaped
+    /// into a scratch buffer that the next call reuses: use the bytes before asking for another field.
+    func rawField(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        let span = fields[index]
+        if span.start == span.end && options.nullIfUnquotedEmpty && span.flags & Self.wasQuoted == 0 { return nil }
+        guard span.flags & Self.hasDoubledQuotes != 0 else {
+            return UnsafeBufferPointer(start: buffer + span.start, count: span.end - span.start)
+        }
+        return unescapeToScratch(from: span.start, to: span.end)
+    }
+
+    /// The current record as `next()` would have returned it.
+    func currentRecord() throws(ReaderError) -> Record {
+        makeRecord(try decodeFields())
     }
 }
