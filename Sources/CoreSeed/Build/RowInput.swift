@@ -33,12 +33,12 @@ struct RecordInput: RowInput {
     }
 }
 
-/// The current record of a CSV reader, read as bytes (``CSVReader/nextRaw()``).
-struct CSVFieldInput: RowInput {
-    let reader: CSVReader
+/// The current record of a reader that shows its fields in place (``FieldViewReader``).
+struct FieldViewInput<Reader: FieldViewReader>: RowInput {
+    let reader: Reader
     private var made: Record?
 
-    init(reader: CSVReader) {
+    init(reader: Reader) {
         self.reader = reader
     }
 
@@ -51,21 +51,36 @@ struct CSVFieldInput: RowInput {
 
     @inline(__always)
     func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex, let bytes = reader.rawField(field),
-              let value = fill.coercer.coerceFast(bytes) else { return false }
-        // A default replaces blank text, even for String attributes: the general path decides.
-        if fill.defaultValue != nil && bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
-        switch value {
-        case .integer(let number): batch.values.append(.integer(number))
-        case .real(let number): batch.values.append(.real(number))
-        case .sameText: batch.appendText(bytes)
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        switch reader.fieldView(field) {
+        case .text(let bytes):
+            guard let value = fill.coercer.coerceFast(bytes) else { return false }
+            // A default replaces blank text, even for String attributes: the general path decides.
+            if fill.defaultValue != nil && bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
+            switch value {
+            case .integer(let number): batch.values.append(.integer(number))
+            case .real(let number): batch.values.append(.real(number))
+            case .sameText: batch.appendText(bytes)
+            }
+            return true
+        case .integer(let number):
+            guard fill.coercer.acceptsFast(integer: number) else { return false }
+            batch.values.append(.integer(number))
+            return true
+        case .null, .real, .other:
+            return false
         }
-        return true
     }
 
     @inline(__always)
     func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
-        guard let bytes = reader.rawField(field), let number = KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes)) else { return false }
+        let number: Int64?
+        switch reader.fieldView(field) {
+        case .text(let bytes): number = KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes))
+        case .integer(let value): number = NaturalKey.integer(.integer(value))
+        case .null, .real, .other: number = nil
+        }
+        guard let number else { return false }
         return index.keys.insert(integer: number)
     }
 }

@@ -219,12 +219,16 @@ extension SeedBuild {
                     }
                     return true
                 }
-                if streaming != nil, let csv = reader as? CSVReader, csv.readsRaw {
-                    // The streaming plan reads CSV fields as bytes (no `Record` unless a value needs one).
-                    while try csv.nextRaw() {
-                        var input = CSVFieldInput(reader: csv)
-                        guard try handle(&input) else { return }
+                // The streaming plan looks at fields in place (no `Record` unless a value needs one).
+                func handleInPlace<Reader: FieldViewReader>(_ reader: Reader) throws -> Bool {
+                    while try reader.nextRaw() {
+                        var input = FieldViewInput(reader: reader)
+                        guard try handle(&input) else { return false }
                     }
+                    return true
+                }
+                if streaming != nil, let inPlace = reader as? any FieldViewReader, inPlace.readsRaw {
+                    guard try handleInPlace(inPlace) else { return }
                 } else {
                     while let record = try reader.next() {
                         var input = RecordInput(record: record)

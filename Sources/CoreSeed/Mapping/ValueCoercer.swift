@@ -125,6 +125,13 @@ public struct ValueCoercer: Sendable {
         }
     }
 
+    /// The fast path of ``coerce(_:)`` for an integer: true when `coerce(.integer(number))` stores
+    /// `number` itself (an integer attribute without model bounds, the value in its range).
+    @inline(__always)
+    func acceptsFast(integer number: Int64) -> Bool {
+        type.isInteger && minimum == nil && maximum == nil && ValueCoercer.range(of: type).contains(number)
+    }
+
     /// A Decimal attribute's value with its exact digits, or `nil` for NULL (and empty text when empty means NULL).
     public func decimalText(_ value: FieldValue) throws(CoercionFailure) -> DecimalText? {
         switch value {

@@ -30,3 +30,27 @@ extension RecordReader {
 protocol ProjectableReader: AnyObject {
     func setProjection(_ wanted: [Bool])
 }
+
+/// A field of a reader's current record, looked at in place (no `String`); valid until the reader moves on.
+enum FieldView {
+    case null
+    case integer(Int64)
+    case real(Double)
+    /// Valid UTF-8.
+    case text(UnsafeBufferPointer<UInt8>)
+    /// Anything the reader does not show in place (a blob, text that is not valid UTF-8).
+    case other
+}
+
+/// A reader that can show its current record's fields in place, for the build's fast path: a record
+/// is read and checked as by `next()`, and a `Record` is made only when asked for.
+protocol FieldViewReader: AnyObject {
+    /// Whether ``nextRaw()`` may be used (before any `next()`).
+    var readsRaw: Bool { get }
+    /// Moves to the next record; false at the end. Not to be mixed with `next()`.
+    func nextRaw() throws(ReaderError) -> Bool
+    /// Field `index` of the current record, valid until the next ``nextRaw()`` or ``fieldView(_:)``.
+    func fieldView(_ index: Int) -> FieldView
+    /// The current record as `next()` would have returned it.
+    func currentRecord() throws(ReaderError) -> Record
+}

@@ -37,6 +37,41 @@ import Testing
         #expect(records[0].location.rowid == 1)
     }
 
+    /// The build's in-place view of a row shows what `next()` gives: integers, reals, valid UTF-8 text
+    /// as bytes and NULL as themselves; a blob and text that is not UTF-8 are left to the record.
+    @Test func fieldViewsEqualTheRecords() throws {
+        let scratch = try Scratch()
+        let path = scratch.directory.appendingPathComponent("v.sqlite").path
+        do {
+            let db = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try db.execute("""
+                CREATE TABLE t (a, b, c, d, e, f);
+                INSERT INTO t VALUES (1, 2.5, 'Zürich', x'00ff', NULL, CAST(x'41e9' AS TEXT));
+                INSERT INTO t VALUES (-7, 0.0, '', 'plain', 42, 'x');
+                """)
+        }
+        let expected = try SQLiteRecordReader(path: path, selection: .table("t")).all()
+        let reader = try SQLiteRecordReader(path: path, selection: .table("t"))
+        #expect(reader.readsRaw)
+        for record in expected {
+            #expect(try reader.nextRaw())
+            #expect(reader.currentRecord() == record)
+            for (index, value) in record.values.enumerated() {
+                switch (reader.fieldView(index), value) {
+                case (.null, .null): break
+                case (.integer(let a), .integer(let b)): #expect(a == b)
+                case (.real(let a), .real(let b)): #expect(a == b)
+                case (.text(let bytes), .text(let text)): #expect(Array(bytes) == Array(text.utf8))
+                case (.other, .blob): break
+                case (.other, .text(let text)): #expect(text.contains("\u{FFFD}"), "only invalid UTF-8 is left out")
+                case (let view, _): Issue.record("field \(index): \(view) for \(value)")
+                }
+            }
+        }
+        #expect(try !reader.nextRaw())
+        #expect(!reader.readsRaw)
+    }
+
     @Test func walContentIsReadAndTheFilesAreNotTouched() throws {
         let scratch = try Scratch()
         let path = scratch.directory.appendingPathComponent("w.sqlite").path

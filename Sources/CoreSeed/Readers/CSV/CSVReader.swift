@@ -283,7 +283,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
 /// Fields as bytes, for the build's fast path: a record is scanned and validated as by `next()`, but
 /// its fields are read in place as UTF-8 bytes, and a `Record` (with its `String`s) is made only when
 /// asked for — for a message, or a value the fast path leaves to the general one.
-extension CSVReader {
+extension CSVReader: FieldViewReader {
     /// Whether ``nextRaw()`` may be used: from the first record on, with a header row (without one, the
     /// first record was read to count the fields and is handed out by `next()`).
     var readsRaw: Bool { options.header && rawState == .notStarted }
@@ -323,6 +323,10 @@ extension CSVReader {
             return UnsafeBufferPointer(start: buffer + span.start, count: span.end - span.start)
         }
         return unescapeToScratch(from: span.start, to: span.end)
+    }
+
+    func fieldView(_ index: Int) -> FieldView {
+        rawField(index).map { .text($0) } ?? .null
     }
 
     /// The current record as `next()` would have returned it.
