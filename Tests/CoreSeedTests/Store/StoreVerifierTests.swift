@@ -24,6 +24,33 @@ import Testing
         #expect(try Data(contentsOf: store) == bytes)
     }
 
+    /// Both checks find a b-tree page overwritten on disk: the full one (`verify`) and the quick one
+    /// (the build's own check), each naming itself.
+    @Test func damagedPageFailsTheQuickAndTheFullCheck() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("damaged.sqlite").path
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+            try database.execute("""
+                CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT); CREATE INDEX t_b ON t (b);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+                INSERT INTO t SELECT i, printf('row %05d', i) FROM n;
+                """)
+            #expect(try StoreVerifier.integrityProblems(database, quick: true) == [])
+        }
+        // Page 5 is an interior or leaf page of the table: scribble over its cell area.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 4 * 4096 + 200)
+        handle.write(Data(repeating: 0xA5, count: 2000))
+        try handle.close()
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        let quick = try StoreVerifier.integrityProblems(database, quick: true)
+        let full = try StoreVerifier.integrityProblems(database)
+        #expect(!quick.isEmpty && quick.allSatisfy { $0.hasPrefix("quick_check: ") })
+        #expect(!full.isEmpty && full.allSatisfy { $0.hasPrefix("integrity_check: ") })
+    }
+
     /// A private copy of a corpus store, altered by `change`, then verified.
     static func verifyAltered(_ name: String, _ change: (SQLiteDatabase) throws -> Void) throws -> StoreVerifier.Report {
         let entry = try #require(CorpusStore.withXMLModel.first { $0.name == name })
