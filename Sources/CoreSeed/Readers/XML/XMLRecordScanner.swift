@@ -9,7 +9,9 @@ import CLibXML2
 /// a whitespace-only one is ignored, and whitespace that the tree builder drops before markup
 /// (`XML_PARSE_NOBLANKS`, see `dropsBlanks`) never joins the text that follows (a CDATA section).
 ///
-/// Not `Sendable`: it lives inside one parser, on the reader's thread.
+/// Not `Sendable`: it lives inside one parser, on the reader's thread. Its state is touched only
+/// from that parser's callbacks, one at a time, so the per-access exclusivity checks (a third of
+/// the scanner's cost when measured) are turned off for it.
 final class XMLRecordScanner {
     private let parser: xmlParserCtxtPtr
     private let plan: XMLRecordPlan
@@ -19,44 +21,47 @@ final class XMLRecordScanner {
 
     /// Open elements, `elements[0]` the root; `depth` of them.
     private let elements: UnsafeMutablePointer<Element>
-    private var depth = 0
+    @exclusivity(unchecked) private var depth = 0
     /// How many of the open elements, from the root, lie on the record path.
-    private var matched = 0
+    @exclusivity(unchecked) private var matched = 0
     /// The depth of the record element while inside one, else -1.
-    private var recordDepth = -1
-    private var recordLine = 0
+    @exclusivity(unchecked) private var recordDepth = -1
+    @exclusivity(unchecked) private var recordLine = 0
 
     /// Per path level: elements seen on that path so far (for `#`).
-    private var levelCounts: [Int]
+    @exclusivity(unchecked) private var levelCounts: [Int]
     /// Per field: its value from the current element at its level (level fields only).
-    private var levelValues: [FieldValue?]
+    @exclusivity(unchecked) private var levelValues: [FieldValue?]
     /// The child element whose text a `../name` field may take: its depth, and the level (-1:
     /// none, its parent is not on the record path) and name it fills.
-    private var childText: (depth: Int, level: Int, name: XMLInternedName)?
-    private var childTextBytes: [UInt8] = []
+    @exclusivity(unchecked) private var childText: (depth: Int, level: Int, name: XMLInternedName)?
+    @exclusivity(unchecked) private var childTextBytes: [UInt8] = []
 
     /// Per field: the values found in the current record.
-    private var values: [[FieldValue]]
-    /// Per field: the text of its element being read, while `capturing[field]`.
-    private var captureBytes: [[UInt8]]
-    private var capturing: [Bool]
+    @exclusivity(unchecked) private var values: [[FieldValue]]
+    /// Per field: the text of its element being read, while the field is in `openCaptures`.
+    @exclusivity(unchecked) private var captureBytes: [[UInt8]]
     /// The fields being captured, innermost last.
-    private var openCaptures: [Int] = []
-    private var ownTextBytes: [UInt8] = []
+    @exclusivity(unchecked) private var openCaptures: [Int] = []
+    @exclusivity(unchecked) private var ownTextBytes: [UInt8] = []
 
     /// The current run of text (a would-be text node), kept only where some field takes it.
-    private var run: [UInt8] = []
-    private var runHasNonBlank = false
+    @exclusivity(unchecked) private var run: [UInt8] = []
+    @exclusivity(unchecked) private var runHasNonBlank = false
     /// The length of the current text node, wanted or not (libxml2's 10 MB text node limit).
-    private var runLength = 0
+    @exclusivity(unchecked) private var runLength = 0
     /// The `xml:space` slot libxml2 marked after whitespace that the tree builder would drop.
-    private var spaceSlotToRestore = -1
+    @exclusivity(unchecked) private var spaceSlotToRestore = -1
 
     /// Completed records not yet returned, oldest first from `readyIndex`.
-    private var ready: [Record] = []
-    private var readyIndex = 0
+    @exclusivity(unchecked) private var ready: [Record] = []
+    @exclusivity(unchecked) private var readyIndex = 0
     /// The first problem; events after it are ignored.
-    private(set) var failure: ReaderError?
+    @exclusivity(unchecked) private(set) var failure: ReaderError? {
+        didSet { failed = true }
+    }
+    /// `failure != nil`, cheap to test on every event (an optional error is not).
+    @exclusivity(unchecked) private var failed = false
 
     /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
     static let maximumTextLength = 10_000_000
@@ -84,7 +89,6 @@ final class XMLRecordScanner {
         levelValues = Array(repeating: nil, count: picks.count)
         values = Array(repeating: [], count: picks.count)
         captureBytes = Array(repeating: [], count: picks.count)
-        capturing = Array(repeating: false, count: picks.count)
     }
 
     deinit {
@@ -107,7 +111,7 @@ final class XMLRecordScanner {
 
     /// Records the first error-level problem libxml2 reports.
     func libxml2Error(_ error: xmlError) {
-        guard failure == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        guard !failed, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = error.message.map { String(cString: $0) } ?? "unknown error"
         while message.last?.isWhitespace == true { message.removeLast() }
         failure = ReaderError(.xmlSyntax(message), at: SourceLocation(file: file, line: Int(error.line), column: error.int2 > 0 ? Int(error.int2) : nil))
@@ -128,7 +132,7 @@ final class XMLRecordScanner {
     // MARK: Events
 
     func startElement(local: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, tag: XMLStartTag) {
-        guard failure == nil else { return }
+        guard !failed else { return }
         restoreSpace()
         flushRun()
         let level = depth
@@ -159,7 +163,6 @@ final class XMLRecordScanner {
             element.node = child.node
             let node = plan.nodes[child.node]
             for field in node.textFields {
-                capturing[field] = true
                 captureBytes[field].removeAll(keepingCapacity: true)
                 openCaptures.append(field)
                 element.flags |= Self.wantsDeepText
@@ -215,7 +218,7 @@ final class XMLRecordScanner {
     }
 
     func endElement() {
-        guard failure == nil else { return }
+        guard !failed else { return }
         restoreSpace()
         flushRun()
         depth -= 1
@@ -223,13 +226,12 @@ final class XMLRecordScanner {
         let element = elements[level]
         if recordDepth >= 0 {
             if element.node > 0 {
-                for field in plan.nodes[element.node].textFields where capturing[field] {
-                    capturing[field] = false
+                // This element's captures are the last ones opened: inner ones have ended.
+                let textFields = plan.nodes[element.node].textFields
+                for field in textFields {
                     values[field].append(.text(String(decoding: captureBytes[field], as: UTF8.self)))
                 }
-                if !plan.nodes[element.node].textFields.isEmpty {
-                    openCaptures.removeAll { !capturing[$0] }
-                }
+                openCaptures.removeLast(textFields.count)
             }
             if level == recordDepth { endRecord() }
         } else if let capture = childText, capture.depth == level {
@@ -266,7 +268,7 @@ final class XMLRecordScanner {
 
     /// Text from character data, a character or predefined entity reference, or (`cdata`) a CDATA section.
     func text(_ bytes: UnsafePointer<xmlChar>, count: Int, cdata: Bool) {
-        guard failure == nil, depth > 0 else { return }
+        guard !failed, depth > 0 else { return }
         restoreSpace()
         let element = elements + (depth - 1)
         guard element.pointee.flags & (Self.wantsDeepText | Self.wantsOwnText) != 0 else {
@@ -287,7 +289,7 @@ final class XMLRecordScanner {
 
     /// A comment or processing instruction: it ends a text node, and is a child that is not text.
     func otherMarkup() {
-        guard failure == nil else { return }
+        guard !failed else { return }
         restoreSpace()
         flushRun()
         if depth > 0 {
@@ -297,7 +299,7 @@ final class XMLRecordScanner {
     }
 
     func endDocument() {
-        guard failure == nil else { return }
+        guard !failed else { return }
         flushRun()
     }
 
