@@ -132,4 +132,70 @@ import Testing
         #expect(drei.values[1] == .list([.text("Drei (3)"), .text("Drei")]))
         #expect(drei.values[2] == .null)
     }
+
+    /// Records split across the parser's chunks, down to one byte at a time, through multi-byte
+    /// UTF-8, CDATA, comments and references, read the same as in one chunk.
+    @Test(arguments: [1, 2, 3, 7, 64])
+    func chunkBoundariesDoNotMatter(chunkSize: Int) throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("chunks.xml", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <root><group code="g\u{E9}">
+              <item id="1"><name>Espa\u{F1}ola \u{4E2D}\u{6587} \u{1F600}</name><tag>a&amp;b</tag><!-- c --><tag><![CDATA[<x>]]></tag></item>
+              <item id="2&amp;3"><name>Z\u{FC}rich&#x20AC;</name></item>
+            </group></root>
+            """)
+        let fields = [("id", "@id"), ("name", "name"), ("tags", "tag"), ("group", "../@code"), ("n", "#")].map { XMLFieldSpec(name: $0.0, path: $0.1) }
+        let records = try XMLRecordReader(path: path, records: "/root/group/item", fields: fields, chunkSize: chunkSize).all()
+        #expect(records.map(\.values) == [
+            [.text("1"), .text("Espa\u{F1}ola \u{4E2D}\u{6587} \u{1F600}"), .list([.text("a&b"), .text("<x>")]), .text("g\u{E9}"), .integer(1)],
+            [.text("2&3"), .text("Z\u{FC}rich\u{20AC}"), .null, .text("g\u{E9}"), .integer(2)],
+        ])
+        #expect(records.map(\.location.line) == [3, 4])
+    }
+
+    /// Whitespace before a CDATA section reads as libxml2's tree builder kept it (NOBLANKS).
+    @Test func whitespaceBeforeCDATAIsJudgedAsBefore() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("ws.xml", """
+            <r>
+            <i>
+              <![CDATA[x]]>
+            </i><i>  <![CDATA[y]]></i><i><b/>t<c/>  <![CDATA[z]]></i><i>&#32;  <![CDATA[w]]></i>\
+            <i xml:space="preserve">  <![CDATA[p]]></i><i>a&amp;b<!--c--> <![CDATA[q]]></i></r>
+            """)
+        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
+        #expect(records.map(\.values) == ["x\n", "y", "tz", "   w", "  p", "a&b q"].map { [.text($0)] })
+        let declared = try scratch.file("dtd.xml", "<!DOCTYPE r [<!ELEMENT i (b)*>]>\n<r><i><b/>  <![CDATA[x]]></i><i>\t<![CDATA[y]]></i></r>")
+        let fromDTD = try XMLRecordReader(path: declared, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
+        #expect(fromDTD.map(\.values) == [[.text("x")], [.text("y")]])
+    }
+
+    @Test func recordsBeforeAnErrorComeFirst() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("late.xml", "<r><item>x</item>\n<item>y</item>\n<item>z</oops></r>")
+        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [XMLFieldSpec(name: "v", path: ".")])
+        #expect(try reader.next()?.values == [.text("x")])
+        #expect(try reader.next()?.values == [.text("y")])
+        let error = readerError { _ = try reader.next() }
+        #expect(error?.diagnosticLines == ["\(path):3:15: error: XML error: Opening and ending tag mismatch: item line 3 and oops"])
+        #expect(readerError { _ = try reader.next() } == error)
+    }
+
+    @Test func entitiesAreRefusedWhateverTheChunks() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("e.xml", "<!DOCTYPE r [ <!ENTITY e \"E\"> ]>\n<r><item>&e;</item></r>")
+        for chunkSize in [1, 5, 4096] {
+            let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [XMLFieldSpec(name: "v", path: ".")], chunkSize: chunkSize)
+            #expect(readerError { _ = try reader.all() }?.message == "the document declares entities, which are not expanded")
+        }
+    }
+
+    /// libxml2 keeps 16 bits of line in a node; record lines come from the parser, past 65535 too.
+    @Test func linesPast65535() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("long.xml", "<r>" + String(repeating: "\n", count: 70_000) + "<i/>\n<i/></r>")
+        let records = try XMLRecordReader(path: path, records: "/r/i", fields: []).all()
+        #expect(records.map(\.location.line) == [70_001, 70_002])
+    }
 }

@@ -1,0 +1,141 @@
+import CLibXML2
+
+/// An element or attribute name as libxml2's parser dictionary interns it: two names are equal
+/// exactly when both pointers are, so matching a name costs two pointer compares, not a string
+/// compare. Only valid while the parser (which owns the dictionary) lives.
+struct XMLInternedName: Equatable {
+    var local: UnsafePointer<xmlChar>
+    /// nil for an unprefixed name.
+    var prefix: UnsafePointer<xmlChar>?
+
+    /// Interns `qualifiedName` (`name` or `prefix:name`) in `dictionary`.
+    init(_ qualifiedName: String, in dictionary: xmlDictPtr) {
+        let bytes = Array(qualifiedName.utf8)
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            prefix = Self.intern(bytes[..<colon], in: dictionary)
+            local = Self.intern(bytes[(colon + 1)...], in: dictionary)
+        } else {
+            prefix = nil
+            local = Self.intern(bytes[...], in: dictionary)
+        }
+    }
+
+    @inline(__always)
+    func matches(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> Bool {
+        self.local == local && self.prefix == prefix
+    }
+
+    private static func intern(_ bytes: ArraySlice<UInt8>, in dictionary: xmlDictPtr) -> UnsafePointer<xmlChar> {
+        let pointer = bytes.withUnsafeBufferPointer { xmlDictLookup(dictionary, $0.baseAddress, Int32($0.count)) }
+        // xmlDictLookup fails only when out of memory.
+        guard let pointer else { preconditionFailure("libxml2 could not intern an XML name") }
+        return pointer
+    }
+}
+
+/// What the record scanner does, compiled from the record path and the field paths once per
+/// reader, with every name interned in the parser's dictionary.
+///
+/// Fields split in two kinds. Level fields (`@a`, `../@a`, `#`, `../#`, `../name`) are read from
+/// the record element or the elements above it, which all lie on the record path: their values are
+/// kept per path level as those elements start. Descendant fields (`name`, `a/b`, `a/b/@c`) form a
+/// tree of element names under the record (`nodes[0]` is the record itself); an element whose
+/// name continues no field path is skipped with everything inside it.
+struct XMLRecordPlan {
+    /// One element of a descendant path, and the fields that end there.
+    struct Node {
+        var children: [(name: XMLInternedName, node: Int)] = []
+        /// Fields taking the text of this element.
+        var textFields: [Int] = []
+        /// Fields taking an attribute of this element.
+        var attributeFields: [(field: Int, name: XMLAttributeName)] = []
+    }
+
+    /// What a level field reads from the element at its level.
+    enum LevelSource {
+        case attribute(XMLAttributeName)
+        case ordinal
+        /// The text of the first child element with this name (before the record).
+        case childText(XMLInternedName)
+    }
+
+    /// The element names from the root to the record.
+    let recordPath: [XMLInternedName]
+    /// Per path level, the fields read at that element.
+    let levels: [[(field: Int, source: LevelSource)]]
+    let nodes: [Node]
+    /// Fields taking the record's own direct text (`.`).
+    let ownTextFields: [Int]
+    /// Every name used by a `../name` field, at any level.
+    let childTextNames: [XMLInternedName]
+
+    init(recordPath names: [String], fields: [XMLFieldPath], dictionary: xmlDictPtr) {
+        recordPath = names.map { XMLInternedName($0, in: dictionary) }
+        let recordLevel = names.count - 1
+        var levels = Array(repeating: [(field: Int, source: LevelSource)](), count: names.count)
+        var nodes = [Node()]
+        var ownText: [Int] = []
+        var childTextNames: [XMLInternedName] = []
+
+        func node(for elements: [String]) -> Int {
+            var current = 0
+            for element in elements {
+                let name = XMLInternedName(element, in: dictionary)
+                if let next = nodes[current].children.first(where: { $0.name == name }) {
+                    current = next.node
+                } else {
+                    nodes.append(Node())
+                    nodes[current].children.append((name, nodes.count - 1))
+                    current = nodes.count - 1
+                }
+            }
+            return current
+        }
+
+        for (field, path) in fields.enumerated() {
+            switch path {
+            case .ownText:
+                ownText.append(field)
+            case .text(let elements):
+                nodes[node(for: elements)].textFields.append(field)
+            case .attribute(let elements, let name) where elements.isEmpty:
+                levels[recordLevel].append((field, .attribute(XMLAttributeName(name, in: dictionary))))
+            case .attribute(let elements, let name):
+                let target = node(for: elements)
+                nodes[target].attributeFields.append((field, XMLAttributeName(name, in: dictionary)))
+            case .ancestorAttribute(let up, let name):
+                // An ancestor above the root never exists: the field stays NULL.
+                if recordLevel - up >= 0 { levels[recordLevel - up].append((field, .attribute(XMLAttributeName(name, in: dictionary)))) }
+            case .ordinal(let up):
+                if recordLevel - up >= 0 { levels[recordLevel - up].append((field, .ordinal)) }
+            case .ancestorText(let up, let element):
+                let name = XMLInternedName(element, in: dictionary)
+                if !childTextNames.contains(name) { childTextNames.append(name) }
+                if recordLevel - up >= 0 { levels[recordLevel - up].append((field, .childText(name))) }
+            }
+        }
+        self.levels = levels
+        self.nodes = nodes
+        ownTextFields = ownText
+        self.childTextNames = childTextNames
+    }
+}
+
+/// An attribute name to look up in a start tag: an ordinary attribute, or a namespace
+/// declaration (`xmlns`, `xmlns:p`), which libxml2 reports apart from the attributes.
+enum XMLAttributeName {
+    case attribute(XMLInternedName)
+    /// The declared prefix, nil for the default namespace.
+    case namespace(prefix: UnsafePointer<xmlChar>?)
+
+    init(_ qualifiedName: String, in dictionary: xmlDictPtr) {
+        let name = XMLInternedName(qualifiedName, in: dictionary)
+        if qualifiedName == "xmlns" {
+            self = .namespace(prefix: nil)
+        } else if qualifiedName.hasPrefix("xmlns:") {
+            self = .namespace(prefix: name.local)
+        } else {
+            self = .attribute(name)
+        }
+    }
+}
