@@ -230,6 +230,7 @@ extension SeedBuild {
                 if streaming != nil, let inPlace = reader as? any FieldViewReader, inPlace.readsRaw {
                     guard try handleInPlace(inPlace) else { return }
                 } else {
+                    let reader = SeedBuild.readingAhead(reader)
                     while let record = try reader.next() {
                         var input = RecordInput(record: record)
                         guard try handle(&input) else { return }
@@ -330,6 +331,12 @@ extension SeedBuild {
             }
         }
         return count
+    }
+
+    /// `reader`, parsed on a thread of its own when parsing is most of its cost (XML): the build's
+    /// reading thread then only converts, and the parsing runs beside it and SQLite.
+    static func readingAhead(_ reader: any RecordReader) -> any RecordReader {
+        reader is XMLRecordReader ? ReadAheadReader(reader) : reader
     }
 
     /// Metadata, a UUID derived from the inputs, the writer's own checks, and the rename.
