@@ -24,7 +24,14 @@ struct RecordInput: RowInput {
     func record() -> Record { full }
 
     @inline(__always)
-    func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool { false }
+    func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        switch full.values[field] {
+        case .text(var text): return text.withUTF8 { FastFill.append(.text($0), fill, to: &batch) }
+        case .integer(let number): return FastFill.append(.integer(number), fill, to: &batch)
+        case .null, .real, .blob, .list: return false
+        }
+    }
 
     @inline(__always)
     func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
@@ -52,7 +59,28 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
     @inline(__always)
     func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
         guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        return FastFill.append(reader.fieldView(field), fill, to: &batch)
+    }
+
+    @inline(__always)
+    func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
+        let number: Int64?
         switch reader.fieldView(field) {
+        case .text(let bytes): number = KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes))
+        case .integer(let value): number = NaturalKey.integer(.integer(value))
+        case .null, .real, .other: number = nil
+        }
+        guard let number else { return false }
+        return index.keys.insert(integer: number)
+    }
+}
+
+/// The fast path both inputs share: a field's value appended to a row batch when
+/// ``ValueCoercer/coerceFast(_:)`` (text) or ``ValueCoercer/acceptsFast(integer:)`` decides it.
+enum FastFill {
+    @inline(__always)
+    static func append(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
+        switch view {
         case .text(let bytes):
             guard let value = fill.coercer.coerceFast(bytes) else { return false }
             // A default replaces blank text, even for String attributes: the general path decides.
@@ -70,17 +98,5 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
         case .null, .real, .other:
             return false
         }
-    }
-
-    @inline(__always)
-    func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
-        let number: Int64?
-        switch reader.fieldView(field) {
-        case .text(let bytes): number = KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes))
-        case .integer(let value): number = NaturalKey.integer(.integer(value))
-        case .null, .real, .other: number = nil
-        }
-        guard let number else { return false }
-        return index.keys.insert(integer: number)
     }
 }
