@@ -19,6 +19,8 @@ final class XMLRecordScanner {
     private let parser: xmlParserCtxtPtr
     private let plan: XMLRecordPlan
     private let file: String
+    /// `file` as a location, copied for each record.
+    private let fileLocation: SourceLocation
     private let depthLimit: Int
     private let fieldCount: Int
     /// Per field: the 1-based value it picks (`[n]`), or 0 for all of them.
@@ -64,8 +66,9 @@ final class XMLRecordScanner {
     /// The `xml:space` slot libxml2 marked after whitespace that the tree builder would drop.
     @exclusivity(unchecked) private var spaceSlotToRestore = -1
 
-    /// Completed records not yet returned, `ready[readyStart..<readyEnd]`, oldest first.
-    @exclusivity(unchecked) private var ready: UnsafeMutablePointer<Record>
+    /// Completed records not yet returned, `ready[readyStart..<readyEnd]`, oldest first; each
+    /// becomes a `Record` only as it is returned (made in place, not copied into and out of here).
+    @exclusivity(unchecked) private var ready: UnsafeMutablePointer<ReadyRecord>
     @exclusivity(unchecked) private var readyCapacity = 16
     @exclusivity(unchecked) private var readyStart = 0
     @exclusivity(unchecked) private var readyEnd = 0
@@ -78,6 +81,11 @@ final class XMLRecordScanner {
 
     /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
     static let maximumTextLength = 10_000_000
+
+    private struct ReadyRecord {
+        var line: Int
+        var values: [FieldValue]
+    }
 
     private struct Element {
         var local: UnsafePointer<xmlChar>?
@@ -100,6 +108,7 @@ final class XMLRecordScanner {
         self.parser = parser
         self.plan = plan
         self.file = file
+        fileLocation = SourceLocation(file: file)
         self.depthLimit = depthLimit
         fieldCount = picks.count
         self.picks = .allocate(capacity: max(fieldCount, 1))
@@ -134,23 +143,29 @@ final class XMLRecordScanner {
         plan.deallocate()
     }
 
-    /// The oldest completed record not yet returned.
-    func nextReady() -> Record? {
-        guard readyStart < readyEnd else { return nil }
+    /// Whether a completed record waits to be returned.
+    var hasReady: Bool { readyStart < readyEnd }
+
+    /// The oldest completed record not yet returned; there must be one. (Not an optional: the
+    /// record would be copied out of it and the optional destroyed.)
+    func takeReady() -> Record {
+        precondition(hasReady, "no record is ready")
         let record = (ready + readyStart).move()
         readyStart += 1
         if readyStart == readyEnd {
             readyStart = 0
             readyEnd = 0
         }
-        return record
+        var location = fileLocation
+        location.line = record.line
+        return Record(location: location, values: record.values)
     }
 
-    private func enqueue(_ record: consuming Record) {
+    private func enqueue(line: Int, values: consuming [FieldValue]) {
         if readyEnd == readyCapacity {
             let waiting = readyEnd - readyStart
             if waiting * 2 > readyCapacity {
-                let grown = UnsafeMutablePointer<Record>.allocate(capacity: readyCapacity * 2)
+                let grown = UnsafeMutablePointer<ReadyRecord>.allocate(capacity: readyCapacity * 2)
                 grown.moveInitialize(from: ready + readyStart, count: waiting)
                 ready.deallocate()
                 ready = grown
@@ -161,7 +176,7 @@ final class XMLRecordScanner {
             readyStart = 0
             readyEnd = waiting
         }
-        (ready + readyEnd).initialize(to: record)
+        (ready + readyEnd).initialize(to: ReadyRecord(line: line, values: values))
         readyEnd += 1
     }
 
@@ -327,11 +342,12 @@ final class XMLRecordScanner {
             let text = FieldValue.text(ownText.string(from: 0))
             for field in plan.ownTextFields { add(text, to: field) }
         }
-        let values = [FieldValue](unsafeUninitializedCapacity: fieldCount) { buffer, initialized in
-            for field in 0..<fieldCount { (buffer.baseAddress! + field).initialize(to: takeValue(of: field)) }
-            initialized = fieldCount
-        }
-        enqueue(Record(location: SourceLocation(file: file, line: recordLine), values: values))
+        // Appending after `reserveCapacity` is specialized for `FieldValue`; `Array(unsafeUninitializedCapacity:)`
+        // goes through the generic runtime, whose array type lookup cost more than the rest of this.
+        var values: [FieldValue] = []
+        values.reserveCapacity(fieldCount)
+        for field in 0..<fieldCount { values.append(takeValue(of: field)) }
+        enqueue(line: recordLine, values: values)
     }
 
     /// The record's value of `field` (one value, the picked one, or a list), leaving it none.
