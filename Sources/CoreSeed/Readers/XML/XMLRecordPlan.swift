@@ -39,18 +39,12 @@ struct XMLInternedName: Equatable {
 /// Fields split in two kinds. Level fields (`@a`, `../@a`, `#`, `../#`, `../name`) are read from
 /// the record element or the elements above it, which all lie on the record path: their values are
 /// kept per path level as those elements start. Descendant fields (`name`, `a/b`, `a/b/@c`) form a
-/// tree of element names under the record (`nodes[0]` is the record itself); an element whose
-/// name continues no field path is skipped with everything inside it.
+/// tree of element names under the record (node 0 is the record itself); an element whose name
+/// continues no field path is skipped with everything inside it.
+///
+/// Every table is plain memory of plain values, so that the scanner reads them on every SAX event
+/// without retaining or releasing anything; the owner frees them with ``deallocate()``.
 struct XMLRecordPlan {
-    /// One element of a descendant path, and the fields that end there.
-    struct Node {
-        var children: [(name: XMLInternedName, node: Int)] = []
-        /// Fields taking the text of this element.
-        var textFields: [Int] = []
-        /// Fields taking an attribute of this element.
-        var attributeFields: [(field: Int, name: XMLAttributeName)] = []
-    }
-
     /// What a level field reads from the element at its level.
     enum LevelSource {
         case attribute(XMLAttributeName)
@@ -60,20 +54,26 @@ struct XMLRecordPlan {
     }
 
     /// The element names from the root to the record.
-    let recordPath: [XMLInternedName]
+    let recordPath: UnsafeBufferPointer<XMLInternedName>
     /// Per path level, the fields read at that element.
-    let levels: [[(field: Int, source: LevelSource)]]
-    let nodes: [Node]
+    let levels: XMLFlatLists<(field: Int, source: LevelSource)>
+    /// Per descendant node, its child nodes by element name.
+    let children: XMLFlatLists<(name: XMLInternedName, node: Int)>
+    /// Per descendant node, the fields taking the text of its element.
+    let textFields: XMLFlatLists<Int>
+    /// Per descendant node, the fields taking an attribute of its element.
+    let attributeFields: XMLFlatLists<(field: Int, name: XMLAttributeName)>
     /// Fields taking the record's own direct text (`.`).
-    let ownTextFields: [Int]
+    let ownTextFields: UnsafeBufferPointer<Int>
     /// Every name used by a `../name` field, at any level.
-    let childTextNames: [XMLInternedName]
+    let childTextNames: UnsafeBufferPointer<XMLInternedName>
 
     init(recordPath names: [String], fields: [XMLFieldPath], dictionary: xmlDictPtr) {
-        recordPath = names.map { XMLInternedName($0, in: dictionary) }
         let recordLevel = names.count - 1
         var levels = Array(repeating: [(field: Int, source: LevelSource)](), count: names.count)
-        var nodes = [Node()]
+        var children: [[(name: XMLInternedName, node: Int)]] = [[]]
+        var textFields: [[Int]] = [[]]
+        var attributeFields: [[(field: Int, name: XMLAttributeName)]] = [[]]
         var ownText: [Int] = []
         var childTextNames: [XMLInternedName] = []
 
@@ -81,12 +81,14 @@ struct XMLRecordPlan {
             var current = 0
             for element in elements {
                 let name = XMLInternedName(element, in: dictionary)
-                if let next = nodes[current].children.first(where: { $0.name == name }) {
+                if let next = children[current].first(where: { $0.name == name }) {
                     current = next.node
                 } else {
-                    nodes.append(Node())
-                    nodes[current].children.append((name, nodes.count - 1))
-                    current = nodes.count - 1
+                    children[current].append((name, children.count))
+                    current = children.count
+                    children.append([])
+                    textFields.append([])
+                    attributeFields.append([])
                 }
             }
             return current
@@ -97,12 +99,12 @@ struct XMLRecordPlan {
             case .ownText:
                 ownText.append(field)
             case .text(let elements):
-                nodes[node(for: elements)].textFields.append(field)
+                textFields[node(for: elements)].append(field)
             case .attribute(let elements, let name) where elements.isEmpty:
                 levels[recordLevel].append((field, .attribute(XMLAttributeName(name, in: dictionary))))
             case .attribute(let elements, let name):
                 let target = node(for: elements)
-                nodes[target].attributeFields.append((field, XMLAttributeName(name, in: dictionary)))
+                attributeFields[target].append((field, XMLAttributeName(name, in: dictionary)))
             case .ancestorAttribute(let up, let name):
                 // An ancestor above the root never exists: the field stays NULL.
                 if recordLevel - up >= 0 { levels[recordLevel - up].append((field, .attribute(XMLAttributeName(name, in: dictionary)))) }
@@ -114,10 +116,24 @@ struct XMLRecordPlan {
                 if recordLevel - up >= 0 { levels[recordLevel - up].append((field, .childText(name))) }
             }
         }
-        self.levels = levels
-        self.nodes = nodes
-        ownTextFields = ownText
-        self.childTextNames = childTextNames
+        recordPath = UnsafeBufferPointer(copying: names.map { XMLInternedName($0, in: dictionary) })
+        self.levels = XMLFlatLists(levels)
+        self.children = XMLFlatLists(children)
+        self.textFields = XMLFlatLists(textFields)
+        self.attributeFields = XMLFlatLists(attributeFields)
+        ownTextFields = UnsafeBufferPointer(copying: ownText)
+        self.childTextNames = UnsafeBufferPointer(copying: childTextNames)
+    }
+
+    /// Frees the tables; the plan must not be used afterwards.
+    func deallocate() {
+        recordPath.deallocate()
+        levels.deallocate()
+        children.deallocate()
+        textFields.deallocate()
+        attributeFields.deallocate()
+        ownTextFields.deallocate()
+        childTextNames.deallocate()
     }
 }
 

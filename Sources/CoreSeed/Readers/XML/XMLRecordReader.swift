@@ -100,7 +100,7 @@ public final class XMLRecordReader: RecordReader {
     public func next() throws(ReaderError) -> Record? {
         if let failure { throw failure }
         while true {
-            if let record = scanner.nextReady() { return record }
+            if scanner.hasReady { return scanner.takeReady() }
             if let error = failure ?? scanner.failure {
                 failure = error
                 throw error

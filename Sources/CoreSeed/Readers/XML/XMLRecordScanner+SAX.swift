@@ -16,36 +16,37 @@ extension XMLRecordScanner {
         sax.elementDecl = xmlSAX2ElementDecl
         sax.attributeDecl = xmlSAX2AttributeDecl
         sax.notationDecl = xmlSAX2NotationDecl
-        sax.entityDecl = { context, _, _, _, _, _ in scannerOf(context).entityDeclared() }
-        sax.unparsedEntityDecl = { context, _, _, _, _ in scannerOf(context).entityDeclared() }
+        sax.entityDecl = { context, _, _, _, _, _ in withScanner(context) { $0.entityDeclared() } }
+        sax.unparsedEntityDecl = { context, _, _, _, _ in withScanner(context) { $0.entityDeclared() } }
         sax.startElementNs = { context, local, prefix, _, namespaceCount, namespaces, attributeCount, defaulted, attributes in
             let tag = XMLStartTag(namespaces: namespaces, namespaceCount: Int(namespaceCount),
                                   attributes: attributes, attributeCount: Int(attributeCount - defaulted))
-            scannerOf(context).startElement(local: local, prefix: prefix, tag: tag)
+            withScanner(context) { $0.startElement(local: local, prefix: prefix, tag: tag) }
         }
-        sax.endElementNs = { context, _, _, _ in scannerOf(context).endElement() }
+        sax.endElementNs = { context, _, _, _ in withScanner(context) { $0.endElement() } }
         sax.characters = { context, bytes, count in
-            if let bytes, count > 0 { scannerOf(context).text(bytes, count: Int(count), cdata: false) }
+            if let bytes, count > 0 { withScanner(context) { $0.text(bytes, count: Int(count), cdata: false) } }
         }
         // Distinct from `characters`, so that libxml2 keeps its xml:space marks (see `dropsBlanks`);
         // it never calls it, having no tree to judge whitespace by.
         sax.ignorableWhitespace = { _, _, _ in }
         sax.cdataBlock = { context, bytes, count in
-            if let bytes, count > 0 { scannerOf(context).text(bytes, count: Int(count), cdata: true) }
+            if let bytes, count > 0 { withScanner(context) { $0.text(bytes, count: Int(count), cdata: true) } }
         }
-        sax.comment = { context, _ in scannerOf(context).otherMarkup() }
-        sax.processingInstruction = { context, _, _ in scannerOf(context).otherMarkup() }
+        sax.comment = { context, _ in withScanner(context) { $0.otherMarkup() } }
+        sax.processingInstruction = { context, _, _ in withScanner(context) { $0.otherMarkup() } }
         sax.serror = { context, error in
-            if let error { scannerOf(context).libxml2Error(error.pointee) }
+            if let error { withScanner(context) { $0.libxml2Error(error.pointee) } }
         }
         return sax
     }
 
 }
 
-/// The scanner of the parser that libxml2 passes (as its userData) to every callback.
+/// Calls `body` with the scanner of the parser that libxml2 passes (as its userData) to every
+/// callback, neither retained nor released: the reader keeps it alive while the parser runs.
 @inline(__always)
-private func scannerOf(_ context: UnsafeMutableRawPointer?) -> XMLRecordScanner {
+private func withScanner(_ context: UnsafeMutableRawPointer?, _ body: (XMLRecordScanner) -> Void) {
     let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
-    return Unmanaged<XMLRecordScanner>.fromOpaque(parser.pointee._private!).takeUnretainedValue()
+    Unmanaged<XMLRecordScanner>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
 }

@@ -8,16 +8,23 @@ import CLibXML2
 /// returned when it used `xmlTextReader`: runs of text between two pieces of markup are text nodes,
 /// a whitespace-only one is ignored, and whitespace that the tree builder drops before markup
 /// (`XML_PARSE_NOBLANKS`, see `dropsBlanks`) never joins the text that follows (a CDATA section).
+/// Wanted text is copied once, straight from libxml2 into a reusable byte buffer, and becomes a
+/// `String` when its element ends; a text node found to be whitespace only is cut off again.
 ///
 /// Not `Sendable`: it lives inside one parser, on the reader's thread. Its state is touched only
 /// from that parser's callbacks, one at a time, so the per-access exclusivity checks (a third of
-/// the scanner's cost when measured) are turned off for it.
+/// the scanner's cost when measured) are turned off for it. The state touched per event is plain
+/// memory (no Swift arrays), so that an event retains and releases nothing.
 final class XMLRecordScanner {
     private let parser: xmlParserCtxtPtr
     private let plan: XMLRecordPlan
     private let file: String
+    /// `file` as a location, copied for each record.
+    private let fileLocation: SourceLocation
     private let depthLimit: Int
-    private let picks: [Int?]
+    private let fieldCount: Int
+    /// Per field: the 1-based value it picks (`[n]`), or 0 for all of them.
+    private let picks: UnsafeMutablePointer<Int>
 
     /// Open elements, `elements[0]` the root; `depth` of them.
     private let elements: UnsafeMutablePointer<Element>
@@ -29,33 +36,42 @@ final class XMLRecordScanner {
     @exclusivity(unchecked) private var recordLine = 0
 
     /// Per path level: elements seen on that path so far (for `#`).
-    @exclusivity(unchecked) private var levelCounts: [Int]
+    private let levelCounts: UnsafeMutablePointer<Int>
     /// Per field: its value from the current element at its level (level fields only).
-    @exclusivity(unchecked) private var levelValues: [FieldValue?]
+    private let levelValues: UnsafeMutablePointer<FieldValue?>
     /// The child element whose text a `../name` field may take: its depth, and the level (-1:
     /// none, its parent is not on the record path) and name it fills.
     @exclusivity(unchecked) private var childText: (depth: Int, level: Int, name: XMLInternedName)?
-    @exclusivity(unchecked) private var childTextBytes: [UInt8] = []
+    @exclusivity(unchecked) private var childTextBytes = XMLByteBuffer()
 
-    /// Per field: the values found in the current record.
-    @exclusivity(unchecked) private var values: [[FieldValue]]
-    /// Per field: the text of its element being read, while the field is in `openCaptures`.
-    @exclusivity(unchecked) private var captureBytes: [[UInt8]]
-    /// The fields being captured, innermost last.
-    @exclusivity(unchecked) private var openCaptures: [Int] = []
-    @exclusivity(unchecked) private var ownTextBytes: [UInt8] = []
+    /// Per field: how many values the current record has for it.
+    private let valueCounts: UnsafeMutablePointer<Int>
+    /// Per field: its first value in the current record, initialized while its count is not 0.
+    private let firstValues: UnsafeMutablePointer<FieldValue>
+    /// Per field: its later values in the current record (a repeated element).
+    private let moreValues: UnsafeMutablePointer<[FieldValue]>
+    /// The text of the current record's captured elements, each element's from its `textStart`
+    /// (a nested capture's text lies inside its parent's).
+    @exclusivity(unchecked) private var deepText = XMLByteBuffer()
+    /// The current record's own direct text.
+    @exclusivity(unchecked) private var ownText = XMLByteBuffer()
 
-    /// The current run of text (a would-be text node), kept only where some field takes it.
-    @exclusivity(unchecked) private var run: [UInt8] = []
+    /// Where the current run of text (a would-be text node) was kept (`keptIn*` flags), and how
+    /// many bytes of it; cut off again if it turns out to be whitespace only.
+    @exclusivity(unchecked) private var runTargets: UInt8 = 0
+    @exclusivity(unchecked) private var runKept = 0
     @exclusivity(unchecked) private var runHasNonBlank = false
     /// The length of the current text node, wanted or not (libxml2's 10 MB text node limit).
     @exclusivity(unchecked) private var runLength = 0
     /// The `xml:space` slot libxml2 marked after whitespace that the tree builder would drop.
     @exclusivity(unchecked) private var spaceSlotToRestore = -1
 
-    /// Completed records not yet returned, oldest first from `readyIndex`.
-    @exclusivity(unchecked) private var ready: [Record] = []
-    @exclusivity(unchecked) private var readyIndex = 0
+    /// Completed records not yet returned, `ready[readyStart..<readyEnd]`, oldest first; each
+    /// becomes a `Record` only as it is returned (made in place, not copied into and out of here).
+    @exclusivity(unchecked) private var ready: UnsafeMutablePointer<ReadyRecord>
+    @exclusivity(unchecked) private var readyCapacity = 16
+    @exclusivity(unchecked) private var readyStart = 0
+    @exclusivity(unchecked) private var readyEnd = 0
     /// The first problem; events after it are ignored.
     @exclusivity(unchecked) private(set) var failure: ReaderError? {
         didSet { failed = true }
@@ -66,45 +82,102 @@ final class XMLRecordScanner {
     /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
     static let maximumTextLength = 10_000_000
 
+    private struct ReadyRecord {
+        var line: Int
+        var values: [FieldValue]
+    }
+
     private struct Element {
         var local: UnsafePointer<xmlChar>?
         var prefix: UnsafePointer<xmlChar>?
         /// The descendant plan node inside a record, -1 when no field path goes on here.
         var node: Int
         var flags: UInt8
+        /// Where this element's text starts in `deepText`, when it is captured.
+        var textStart = 0
     }
 
     // Element flags: the tree builder's view of its children, and whether its text is wanted.
     private static let hasChildren: UInt8 = 1, firstChildIsText: UInt8 = 2, lastChildIsText: UInt8 = 4
     private static let wantsDeepText: UInt8 = 8, wantsOwnText: UInt8 = 16
+    // Run targets: the buffers that kept the current run of text.
+    private static let keptInDeep: UInt8 = 1, keptInOwn: UInt8 = 2, keptInChild: UInt8 = 4
 
+    /// `plan` becomes the scanner's, freed with it. `picks`: per field, the 1-based value it picks.
     init(parser: xmlParserCtxtPtr, plan: XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int) {
         self.parser = parser
         self.plan = plan
-        self.picks = picks
         self.file = file
+        fileLocation = SourceLocation(file: file)
         self.depthLimit = depthLimit
+        fieldCount = picks.count
+        self.picks = .allocate(capacity: max(fieldCount, 1))
+        self.picks.initialize(from: picks.map { $0 ?? 0 }, count: fieldCount)
         elements = .allocate(capacity: depthLimit + 1)
-        levelCounts = Array(repeating: 0, count: plan.recordPath.count)
-        levelValues = Array(repeating: nil, count: picks.count)
-        values = Array(repeating: [], count: picks.count)
-        captureBytes = Array(repeating: [], count: picks.count)
+        levelCounts = .allocate(capacity: plan.recordPath.count)
+        levelCounts.initialize(repeating: 0, count: plan.recordPath.count)
+        levelValues = .allocate(capacity: max(fieldCount, 1))
+        levelValues.initialize(repeating: nil, count: fieldCount)
+        valueCounts = .allocate(capacity: max(fieldCount, 1))
+        valueCounts.initialize(repeating: 0, count: fieldCount)
+        firstValues = .allocate(capacity: max(fieldCount, 1))
+        moreValues = .allocate(capacity: max(fieldCount, 1))
+        moreValues.initialize(repeating: [], count: fieldCount)
+        ready = .allocate(capacity: 16)
     }
 
     deinit {
+        for field in 0..<fieldCount where valueCounts[field] > 0 { (firstValues + field).deinitialize(count: 1) }
+        levelValues.deinitialize(count: fieldCount)
+        moreValues.deinitialize(count: fieldCount)
+        (ready + readyStart).deinitialize(count: readyEnd - readyStart)
+        for pointer in [picks, levelCounts, valueCounts] { pointer.deallocate() }
+        levelValues.deallocate()
+        firstValues.deallocate()
+        moreValues.deallocate()
+        ready.deallocate()
         elements.deallocate()
+        childTextBytes.deallocate()
+        deepText.deallocate()
+        ownText.deallocate()
+        plan.deallocate()
     }
 
-    /// The oldest completed record not yet returned.
-    func nextReady() -> Record? {
-        guard readyIndex < ready.count else { return nil }
-        let record = ready[readyIndex]
-        readyIndex += 1
-        if readyIndex == ready.count {
-            ready.removeAll(keepingCapacity: true)
-            readyIndex = 0
+    /// Whether a completed record waits to be returned.
+    var hasReady: Bool { readyStart < readyEnd }
+
+    /// The oldest completed record not yet returned; there must be one. (Not an optional: the
+    /// record would be copied out of it and the optional destroyed.)
+    func takeReady() -> Record {
+        precondition(hasReady, "no record is ready")
+        let record = (ready + readyStart).move()
+        readyStart += 1
+        if readyStart == readyEnd {
+            readyStart = 0
+            readyEnd = 0
         }
-        return record
+        var location = fileLocation
+        location.line = record.line
+        return Record(location: location, values: record.values)
+    }
+
+    private func enqueue(line: Int, values: consuming [FieldValue]) {
+        if readyEnd == readyCapacity {
+            let waiting = readyEnd - readyStart
+            if waiting * 2 > readyCapacity {
+                let grown = UnsafeMutablePointer<ReadyRecord>.allocate(capacity: readyCapacity * 2)
+                grown.moveInitialize(from: ready + readyStart, count: waiting)
+                ready.deallocate()
+                ready = grown
+                readyCapacity *= 2
+            } else {
+                ready.moveInitialize(from: ready + readyStart, count: waiting)
+            }
+            readyStart = 0
+            readyEnd = waiting
+        }
+        (ready + readyEnd).initialize(to: ReadyRecord(line: line, values: values))
+        readyEnd += 1
     }
 
     // MARK: Failures
@@ -159,16 +232,14 @@ final class XMLRecordScanner {
     private func startDescendant(_ element: inout Element, parent: Element, tag: XMLStartTag) {
         element.flags = parent.flags & Self.wantsDeepText
         guard parent.node >= 0 else { return }
-        for child in plan.nodes[parent.node].children where child.name.matches(element.local, element.prefix) {
+        for child in plan.children[parent.node] where child.name.matches(element.local, element.prefix) {
             element.node = child.node
-            let node = plan.nodes[child.node]
-            for field in node.textFields {
-                captureBytes[field].removeAll(keepingCapacity: true)
-                openCaptures.append(field)
+            if !plan.textFields[child.node].isEmpty {
+                element.textStart = deepText.count
                 element.flags |= Self.wantsDeepText
             }
-            for (field, name) in node.attributeFields {
-                if let value = tag.value(of: name) { values[field].append(.text(value)) }
+            for (field, name) in plan.attributeFields[child.node] {
+                if let value = tag.value(of: name) { add(.text(value), to: field) }
             }
             return
         }
@@ -188,7 +259,7 @@ final class XMLRecordScanner {
         if level > 0, !plan.childTextNames.isEmpty, let name = plan.childTextNames.first(where: { $0.matches(element.local, element.prefix) }) {
             // Like the tree-walking reader, a nested element of such a name takes over (and loses) the text.
             childText = (level, parentOnPath ? level - 1 : -1, name)
-            childTextBytes.removeAll(keepingCapacity: true)
+            childTextBytes.count = 0
             element.flags |= Self.wantsDeepText
         }
     }
@@ -207,12 +278,20 @@ final class XMLRecordScanner {
     private func startRecord(_ element: inout Element, level: Int) {
         recordDepth = level
         recordLine = Int(parser.pointee.input.pointee.line)
-        for field in values.indices {
-            values[field].removeAll(keepingCapacity: true)
-            if let value = levelValues[field] { values[field].append(value) }
+        // No field has a value yet: `endRecord` took them all. The record's own level values are
+        // taken too; those of the elements above stay for the records after it.
+        for pathLevel in 0...level {
+            for (field, _) in plan.levels[pathLevel] {
+                if pathLevel == level {
+                    if let value = (levelValues + field).move() { add(value, to: field) }
+                    (levelValues + field).initialize(to: nil)
+                } else if let value = levelValues[field] {
+                    add(value, to: field)
+                }
+            }
         }
-        for (field, _) in plan.levels[level] { levelValues[field] = nil }
-        ownTextBytes.removeAll(keepingCapacity: true)
+        deepText.count = 0
+        ownText.count = 0
         element.node = 0
         element.flags = plan.ownTextFields.isEmpty ? 0 : Self.wantsOwnText
     }
@@ -226,19 +305,18 @@ final class XMLRecordScanner {
         let element = elements[level]
         if recordDepth >= 0 {
             if element.node > 0 {
-                // This element's captures are the last ones opened: inner ones have ended.
-                let textFields = plan.nodes[element.node].textFields
-                for field in textFields {
-                    values[field].append(.text(String(decoding: captureBytes[field], as: UTF8.self)))
+                let textFields = plan.textFields[element.node]
+                if !textFields.isEmpty {
+                    let text = FieldValue.text(deepText.string(from: element.textStart))
+                    for field in textFields { add(text, to: field) }
                 }
-                openCaptures.removeLast(textFields.count)
             }
             if level == recordDepth { endRecord() }
         } else if let capture = childText, capture.depth == level {
             if capture.level >= 0 {
                 for (field, source) in plan.levels[capture.level] {
                     if case .childText(let name) = source, name == capture.name, levelValues[field] == nil {
-                        levelValues[field] = .text(String(decoding: childTextBytes, as: UTF8.self))
+                        levelValues[field] = .text(childTextBytes.string(from: 0))
                     }
                 }
             }
@@ -247,23 +325,45 @@ final class XMLRecordScanner {
         if matched > level { matched = level }
     }
 
+    @inline(__always)
+    private func add(_ value: consuming FieldValue, to field: Int) {
+        let count = valueCounts[field]
+        if count == 0 {
+            (firstValues + field).initialize(to: value)
+        } else {
+            moreValues[field].append(value)
+        }
+        valueCounts[field] = count + 1
+    }
+
     private func endRecord() {
         recordDepth = -1
-        for field in plan.ownTextFields { values[field].append(.text(String(decoding: ownTextBytes, as: UTF8.self))) }
-        var fieldValues: [FieldValue] = []
-        fieldValues.reserveCapacity(values.count)
-        for (found, pick) in zip(values, picks) {
-            if let pick {
-                fieldValues.append(pick <= found.count ? found[pick - 1] : .null)
-            } else {
-                switch found.count {
-                case 0: fieldValues.append(.null)
-                case 1: fieldValues.append(found[0])
-                default: fieldValues.append(.list(found))
-                }
-            }
+        if !plan.ownTextFields.isEmpty {
+            let text = FieldValue.text(ownText.string(from: 0))
+            for field in plan.ownTextFields { add(text, to: field) }
         }
-        ready.append(Record(location: SourceLocation(file: file, line: recordLine), values: fieldValues))
+        // Appending after `reserveCapacity` is specialized for `FieldValue`; `Array(unsafeUninitializedCapacity:)`
+        // goes through the generic runtime, whose array type lookup cost more than the rest of this.
+        var values: [FieldValue] = []
+        values.reserveCapacity(fieldCount)
+        for field in 0..<fieldCount { values.append(takeValue(of: field)) }
+        enqueue(line: recordLine, values: values)
+    }
+
+    /// The record's value of `field` (one value, the picked one, or a list), leaving it none.
+    private func takeValue(of field: Int) -> FieldValue {
+        let count = valueCounts[field]
+        guard count > 0 else { return .null }
+        valueCounts[field] = 0
+        let first = (firstValues + field).move()
+        let pick = picks[field]
+        if count == 1 { return pick <= 1 ? first : .null }
+        defer { moreValues[field].removeAll(keepingCapacity: true) }
+        switch pick {
+        case 0: return .list([first] + moreValues[field])
+        case 1: return first
+        default: return pick <= count ? moreValues[field][pick - 2] : .null
+        }
     }
 
     /// Text from character data, a character or predefined entity reference, or (`cdata`) a CDATA section.
@@ -282,7 +382,7 @@ final class XMLRecordScanner {
         if flags & Self.hasChildren == 0 { flags |= Self.firstChildIsText }
         element.pointee.flags = flags | Self.hasChildren | Self.lastChildIsText
         if !blank { runHasNonBlank = true }
-        run.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        keep(bytes, count: count, flags: flags)
         runLength += count
         if runLength > Self.maximumTextLength { fail(.xmlSyntax("Memory allocation failed : xmlSAX2Characters: huge text node"), column: true) }
     }
@@ -305,21 +405,44 @@ final class XMLRecordScanner {
 
     // MARK: Text
 
-    /// Hands the finished text node to whichever fields take it; whitespace-only ones are ignored.
+    /// Copies text of the current element (`flags`) into whichever buffers take it: a capture's
+    /// inside a record, the record's own, or a `../name` child's outside one.
+    @inline(__always)
+    private func keep(_ bytes: UnsafePointer<xmlChar>, count: Int, flags: UInt8) {
+        var targets: UInt8 = 0
+        if recordDepth >= 0 {
+            // Inside a record an element wants deep text exactly while a capture is open.
+            if flags & Self.wantsDeepText != 0 {
+                deepText.append(bytes, count: count)
+                targets = Self.keptInDeep
+            }
+            if depth - 1 == recordDepth, !plan.ownTextFields.isEmpty {
+                ownText.append(bytes, count: count)
+                targets |= Self.keptInOwn
+            }
+        } else if childText != nil {
+            childTextBytes.append(bytes, count: count)
+            targets = Self.keptInChild
+        }
+        if targets != 0 {
+            runTargets = targets
+            runKept += count
+        }
+    }
+
+    /// Ends the current text node: whitespace-only text is cut off the buffers that kept it.
     private func flushRun() {
         runLength = 0
-        guard !run.isEmpty else { return }
-        defer {
-            run.removeAll(keepingCapacity: true)
-            runHasNonBlank = false
+        if runKept > 0 {
+            if !runHasNonBlank {
+                if runTargets & Self.keptInDeep != 0 { deepText.count -= runKept }
+                if runTargets & Self.keptInOwn != 0 { ownText.count -= runKept }
+                if runTargets & Self.keptInChild != 0 { childTextBytes.count -= runKept }
+            }
+            runKept = 0
+            runTargets = 0
         }
-        guard runHasNonBlank else { return }
-        if recordDepth >= 0 {
-            for field in openCaptures { captureBytes[field].append(contentsOf: run) }
-            if depth - 1 == recordDepth, !plan.ownTextFields.isEmpty { ownTextBytes.append(contentsOf: run) }
-        } else if childText != nil {
-            childTextBytes.append(contentsOf: run)
-        }
+        runHasNonBlank = false
     }
 
     /// Whether libxml2's tree builder, with `XML_PARSE_NOBLANKS`, would drop this whitespace

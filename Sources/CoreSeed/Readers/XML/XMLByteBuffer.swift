@@ -1,0 +1,41 @@
+/// A growable run of bytes in plain memory, reused from record to record: appending touches no
+/// Swift array (no uniqueness check, no retain). Owned by one scanner, freed with ``deallocate()``.
+struct XMLByteBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    /// Bytes in use; set it lower to drop the last ones.
+    var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafePointer<UInt8>, count added: Int) {
+        if count + added > capacity { grow(to: count + added) }
+        (base + count).initialize(from: bytes, count: added)
+        count += added
+    }
+
+    /// The bytes from `start` to the end as a `String` (invalid UTF-8 repaired, as `String(decoding:)` does).
+    func string(from start: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
+    }
+
+    mutating func deallocate() {
+        base.deallocate()
+        capacity = 0
+        count = 0
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = max(capacity * 2, 16)
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.initialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+}
