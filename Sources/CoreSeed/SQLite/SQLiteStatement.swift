@@ -133,6 +133,31 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Column `index` of the current row in place: text and blob bytes point into SQLite's row buffer,
+    /// valid until the next `step()` or a conversion of that column.
+    public enum ColumnView {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(UnsafeBufferPointer<UInt8>)
+        case blob
+    }
+
+    /// ``ColumnView`` of column `index` (0-based) of the current row.
+    @inline(__always)
+    public func view(at index: Int) -> ColumnView {
+        let i = Int32(index)
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+        case SQLITE_TEXT:
+            let pointer = sqlite3_column_text(handle, i)
+            return .text(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, i))))
+        case SQLITE_BLOB: return .blob
+        default: return .null
+        }
+    }
+
     /// Column `index` of the current row, with its storage class kept.
     public func value(at index: Int) -> SQLiteValue {
         let i = Int32(index)

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// Streams the rows of a SQLite table or query, values keeping their storage class.
@@ -177,19 +176,16 @@ extension SQLiteRecordReader: FieldViewReader {
     }
 
     func fieldView(_ index: Int) -> FieldView {
-        let handle = statement.handle, column = Int32(index + (hasRowID ? 1 : 0))
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_NULL: return .null
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT:
-            guard let pointer = sqlite3_column_text(handle, column) else { return .other }
-            let count = Int(sqlite3_column_bytes(handle, column))
-            let bytes = UnsafeBufferPointer(start: pointer, count: count)
+        switch statement.view(at: index + (hasRowID ? 1 : 0)) {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .text(let bytes):
             // Text that is not valid UTF-8 is left to `next()`'s repairing decode.
-            if !bytes.allSatisfy({ $0 < 0x80 }), UTF8Validation.firstInvalidOffset(pointer, count: count) != nil { return .other }
+            if let base = bytes.baseAddress, !bytes.allSatisfy({ $0 < 0x80 }),
+               UTF8Validation.firstInvalidOffset(base, count: bytes.count) != nil { return .other }
             return .text(bytes)
-        default: return .other
+        case .blob: return .other
         }
     }
 
