@@ -140,7 +140,7 @@ public final class SQLiteStatement {
         case integer(Int64)
         case real(Double)
         case text(UnsafeBufferPointer<UInt8>)
-        case blob
+        case blob(UnsafeRawBufferPointer)
     }
 
     /// ``ColumnView`` of column `index` (0-based) of the current row.
@@ -153,26 +153,20 @@ public final class SQLiteStatement {
         case SQLITE_TEXT:
             let pointer = sqlite3_column_text(handle, i)
             return .text(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, i))))
-        case SQLITE_BLOB: return .blob
+        case SQLITE_BLOB:
+            return .blob(UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, i), count: Int(sqlite3_column_bytes(handle, i))))
         default: return .null
         }
     }
 
-    /// Column `index` of the current row, with its storage class kept.
+    /// Column `index` of the current row, with its storage class kept (text and blobs copied).
     public func value(at index: Int) -> SQLiteValue {
-        let i = Int32(index)
-        switch sqlite3_column_type(handle, i) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(handle, i))
-            guard let pointer = sqlite3_column_text(handle, i) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, i))
-            guard count > 0, let pointer = sqlite3_column_blob(handle, i) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
-        default: return .null
+        switch view(at: index) {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .text(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        case .blob(let bytes): return .blob(Array(bytes))
         }
     }
 }
