@@ -14,6 +14,51 @@ import CoreSeed
         #expect(FileManager.default.contentsEqual(atPath: scratch.path("one.sqlite"), andPath: scratch.path("two.sqlite")))
     }
 
+    /// Three entities from each of 5,000 records: the row batches then end part-way through the runs
+    /// of the multi-row inserts, and the rows numbered by insertion must still link as in the two-pass
+    /// plan (which numbers them itself).
+    @Test func threeEntitiesPerRecordAcrossBatchesLinkAsInTheTwoPassPlan() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Chain", """
+            <entity name="Bank">
+              <attribute name="name" optional="YES" attributeType="String"/>
+              <relationship name="branch" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Branch" inverseName="bank" inverseEntity="Branch"/>
+            </entity>
+            <entity name="Branch">
+              <attribute name="number" optional="YES" attributeType="Integer 64"/>
+              <relationship name="bank" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Bank" inverseName="branch" inverseEntity="Bank"/>
+              <relationship name="audit" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Audit" inverseName="branch" inverseEntity="Audit"/>
+            </entity>
+            <entity name="Audit">
+              <attribute name="when" optional="YES" attributeType="Date"/>
+              <relationship name="branch" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Branch" inverseName="audit" inverseEntity="Branch"/>
+            </entity>
+            """)
+        var csv = "id,name,when\n"
+        for record in 0..<5000 { csv += "\(record * 7 + 3),\"Bank, \(record)\",\(2000 + record % 20)-0\(1 + record % 9)-15\n" }
+        try scratch.write("chain.csv", csv)
+        try scratch.write("spec.json", """
+            { "model": "Chain.xcdatamodeld", "output": "chain.sqlite", "sources": { "c": { "csv": "chain.csv" } },
+              "entities": {
+                "Bank": { "from": "c", "key": "id", "attributes": { "name": "name" }, "relationships": { "branch": { "key": "id" } } },
+                "Branch": { "from": "c", "key": "id", "attributes": { "number": "id" }, "relationships": { "audit": { "key": "id" } } },
+                "Audit": { "from": "c", "key": "id", "attributes": { "when": "when" } } } }
+            """)
+        let one = try scratch.run(["build", "spec.json", "--output", "one.sqlite", "--quiet"])
+        let two = try scratch.run(["build", "spec.json", "--output", "two.sqlite", "--quiet", "--max-errors", "3"])
+        #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
+        let linked = """
+            SELECT ZBANK.Z_PK, ZNAME, ZNUMBER, ZWHEN FROM ZBANK JOIN ZBRANCH ON ZBANK.ZBRANCH = ZBRANCH.Z_PK AND ZBRANCH.ZBANK = ZBANK.Z_PK
+            JOIN ZAUDIT ON ZBRANCH.ZAUDIT = ZAUDIT.Z_PK AND ZAUDIT.ZBRANCH = ZBRANCH.Z_PK ORDER BY ZBANK.Z_PK
+            """
+        let rows = try scratch.query("one.sqlite", linked)
+        #expect(rows.count == 5000)
+        #expect(rows.first == ["1", "Bank, 0", "3", "-30412800"])  // 2000-01-15 UTC
+        #expect(rows.last?.prefix(3) == ["5000", "Bank, 4999", "34996"])
+        #expect(try scratch.query("two.sqlite", linked) == rows)
+        #expect(FileManager.default.contentsEqual(atPath: scratch.path("one.sqlite"), andPath: scratch.path("two.sqlite")))
+    }
+
     @Test func duplicateKeysFailTheOnePassBuild() throws {
         let scratch = try Scratch()
         try scratch.write("banks.csv", """

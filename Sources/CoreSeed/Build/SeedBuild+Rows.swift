@@ -8,6 +8,8 @@ extension SeedBuild {
         var statements: [SQLiteStatement] = []
         /// Per entity: its insert statement's index.
         var insert: [Int32] = []
+        /// Per statement: the index of its `insertRunLength`-row form, or -1 (updates, upserts).
+        var insertRun: [Int32] = []
         /// Per entity and source: the update statement's index and, per column, its parameter.
         var update: [[(statement: Int32, parameters: [Int32?])?]] = []
     }
@@ -29,6 +31,11 @@ extension SeedBuild {
                                                                   numberedByInsertion: streaming != nil))
             } else {
                 prepared.insert.append(-1)
+            }
+            if let writer, existing == nil {
+                prepared.insertRun.append(Int32(prepared.statements.count))
+                prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number,
+                                                                  numberedByInsertion: streaming != nil, rows: SeedBuild.insertRunLength))
             }
             var updates: [(statement: Int32, parameters: [Int32?])?] = []
             for source in entity.sources {
@@ -108,21 +115,29 @@ extension SeedBuild {
         report.output = output
     }
 
-    /// The SQLite side of pass 2: binds each row's values to its statement and steps it.
+    /// Rows per multi-row insert: the statement overhead (cursor, halt, reset) is paid once per run.
+    static let insertRunLength = 16
+
+    /// The SQLite side of pass 2: binds each row's values to its statement and steps it. New rows of one
+    /// table go in runs of ``insertRunLength`` through the multi-row insert, in their order (so rows
+    /// numbered by insertion keep their numbers); the rest of a batch's rows one by one at its end.
     private func consumeRows(_ pipe: RowPipe, _ prepared: RowStatements, counts: inout RowCounts) throws {
         var updateEntity: [Int32: Int] = [:]
         for (index, updates) in prepared.update.enumerated() {
             for update in updates { if let update { updateEntity[update.statement] = index } }
         }
+        // Per statement: its run form, and the value offsets of the rows waiting for a run.
+        var runOf = Array(repeating: Int32(-1), count: prepared.statements.count)
+        for (entity, run) in prepared.insertRun.enumerated() { runOf[Int(prepared.insert[entity])] = run }
+        var waiting = Array(repeating: [Int](), count: prepared.statements.count)
         let store = writer?.store
         while let batch = pipe.receive() {
             try batch.bytes.withUnsafeBufferPointer { bytes in
                 let base = bytes.baseAddress
-                var offset = 0
-                for (statementIndex, count) in batch.rows {
-                    let statement = prepared.statements[Int(statementIndex)]
-                    for parameter in 0..<Int(count) {
-                        let index = Int32(parameter + 1)
+                /// Binds the `count` values at `offset` from parameter `first` on.
+                func bind(_ statement: SQLiteStatement, offset: Int, count: Int, first: Int32) {
+                    for parameter in 0..<count {
+                        let index = first + Int32(parameter)
                         switch batch.values[offset + parameter] {
                         case .integer(let value): statement.bindInteger(value, at: index)
                         case .null: statement.bindNull(at: index)
@@ -131,12 +146,44 @@ extension SeedBuild {
                         case .blob(let start, let length): statement.bindStaticBlob(base.map { $0 + Int(start) }, count: Int(length), at: index)
                         }
                     }
+                }
+                var offset = 0
+                for (statementIndex, count) in batch.rows {
+                    let run = runOf[Int(statementIndex)]
+                    if run >= 0 {
+                        waiting[Int(statementIndex)].append(offset)
+                        offset += Int(count)
+                        guard waiting[Int(statementIndex)].count == SeedBuild.insertRunLength else { continue }
+                        let statement = prepared.statements[Int(run)]
+                        for (row, start) in waiting[Int(statementIndex)].enumerated() {
+                            bind(statement, offset: start, count: Int(count), first: Int32(row) * count + 1)
+                        }
+                        try statement.step()
+                        statement.resetKeepingBindings()
+                        waiting[Int(statementIndex)].removeAll(keepingCapacity: true)
+                        continue
+                    }
+                    let statement = prepared.statements[Int(statementIndex)]
+                    bind(statement, offset: offset, count: Int(count), first: 1)
                     offset += Int(count)
                     try statement.step()
                     statement.resetKeepingBindings()
                     if let entity = updateEntity[statementIndex] {
                         if store?.changes ?? 0 > 0 { counts.updated[entity] += 1 } else { counts.unchanged[entity] += 1 }
                     }
+                }
+                // Rows short of a run, one by one and in order, while the batch's bytes are alive.
+                var rowCount = [Int32: Int32]()
+                for (statementIndex, count) in batch.rows where runOf[Int(statementIndex)] >= 0 { rowCount[statementIndex] = count }
+                for statementIndex in waiting.indices where !waiting[statementIndex].isEmpty {
+                    let statement = prepared.statements[statementIndex]
+                    let count = Int(rowCount[Int32(statementIndex)] ?? 0)
+                    for start in waiting[statementIndex] {
+                        bind(statement, offset: start, count: count, first: 1)
+                        try statement.step()
+                        statement.resetKeepingBindings()
+                    }
+                    waiting[statementIndex].removeAll(keepingCapacity: true)
                 }
             }
         }

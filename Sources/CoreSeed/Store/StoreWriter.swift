@@ -167,8 +167,10 @@ public final class StoreWriter {
     ///
     /// With `numberedByInsertion`, `Z_PK` is left out and SQLite assigns it (the rowid: one more than the
     /// highest so far), which saves a lookup per row when rows arrive numbered 1, 2, 3, … anyway.
+    /// `rows` > 1 prepares one statement that inserts that many rows (`VALUES (…), (…), …`, the
+    /// parameters row after row): SQLite opens the table once for all of them.
     public func rowInserter(for table: StoreLayout.Table, entityNumber: Int? = nil,
-                            numberedByInsertion: Bool = false) throws(SQLiteError) -> SQLiteStatement {
+                            numberedByInsertion: Bool = false, rows: Int = 1) throws(SQLiteError) -> SQLiteStatement {
         let columns = table.columns.filter { column in
             if case .primaryKey = column.role { return !numberedByInsertion }
             return true
@@ -182,7 +184,8 @@ public final class StoreWriter {
             default: return "?"
             }
         }.joined(separator: ", ")
-        return try connection.prepare("INSERT INTO \(table.name) (\(names)) VALUES (\(marks))")
+        let values = Array(repeating: "(\(marks))", count: max(1, rows)).joined(separator: ", ")
+        return try connection.prepare("INSERT INTO \(table.name) (\(names)) VALUES \(values)")
     }
 
     /// A prepared insert into a join table: first key, second key, then the order columns.
