@@ -64,13 +64,7 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
 
     @inline(__always)
     func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
-        let number: Int64?
-        switch reader.fieldView(field) {
-        case .text(let bytes): number = KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes))
-        case .integer(let value): number = NaturalKey.integer(.integer(value))
-        case .null, .real, .other: number = nil
-        }
-        guard let number else { return false }
+        guard let number = NaturalKey.integer(reader.fieldView(field)) else { return false }
         return index.keys.insert(integer: number)
     }
 }
@@ -84,7 +78,7 @@ enum FastFill {
         case .text(let bytes):
             guard let value = fill.coercer.coerceFast(bytes) else { return false }
             // A default replaces blank text, even for String attributes: the general path decides.
-            if fill.defaultValue != nil && bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return false }
+            if fill.defaultValue != nil && SeedBuild.isBlank(bytes) { return false }
             switch value {
             case .integer(let number): batch.values.append(.integer(number))
             case .real(let number): batch.values.append(.real(number))

@@ -130,6 +130,7 @@ extension SeedBuild {
         var runOf = Array(repeating: Int32(-1), count: prepared.statements.count)
         for (entity, run) in prepared.insertRun.enumerated() { runOf[Int(prepared.insert[entity])] = run }
         var waiting = Array(repeating: [Int](), count: prepared.statements.count)
+        var waitingCount = Array(repeating: 0, count: prepared.statements.count)  // values per waiting row
         let store = writer?.store
         while let batch = pipe.receive() {
             try batch.bytes.withUnsafeBufferPointer { bytes in
@@ -152,6 +153,7 @@ extension SeedBuild {
                     let run = runOf[Int(statementIndex)]
                     if run >= 0 {
                         waiting[Int(statementIndex)].append(offset)
+                        waitingCount[Int(statementIndex)] = Int(count)
                         offset += Int(count)
                         guard waiting[Int(statementIndex)].count == SeedBuild.insertRunLength else { continue }
                         let statement = prepared.statements[Int(run)]
@@ -173,13 +175,10 @@ extension SeedBuild {
                     }
                 }
                 // Rows short of a run, one by one and in order, while the batch's bytes are alive.
-                var rowCount = [Int32: Int32]()
-                for (statementIndex, count) in batch.rows where runOf[Int(statementIndex)] >= 0 { rowCount[statementIndex] = count }
                 for statementIndex in waiting.indices where !waiting[statementIndex].isEmpty {
                     let statement = prepared.statements[statementIndex]
-                    let count = Int(rowCount[Int32(statementIndex)] ?? 0)
                     for start in waiting[statementIndex] {
-                        bind(statement, offset: start, count: count, first: 1)
+                        bind(statement, offset: start, count: waitingCount[statementIndex], first: 1)
                         try statement.step()
                         statement.resetKeepingBindings()
                     }

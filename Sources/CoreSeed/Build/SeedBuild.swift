@@ -133,7 +133,13 @@ public final class SeedBuild {
     /// Empty or all-space text: "no value" for the purpose of defaults, even for String attributes.
     static func isBlank(_ value: FieldValue) -> Bool {
         guard case .text(let text) = value else { return false }
-        return text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        return isBlank(text.utf8)
+    }
+
+    /// ``isBlank(_:)`` of text given as UTF-8 bytes.
+    @inline(__always)
+    static func isBlank<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
     // MARK: - Pass 1: keys

@@ -25,12 +25,19 @@ enum NaturalKey {
     @inline(__always)
     static func integer(_ value: FieldValue) -> Int64? {
         switch value {
-        case .integer(let number):
-            return number.magnitude < 1_000_000_000_000_000_000 ? number : nil
-        case .text(var text):
-            return text.withUTF8 { KeyIndex.canonicalInteger(bytes: ASCII.trimmed($0)) }
-        default:
-            return nil
+        case .integer(let number): return integer(FieldView.integer(number))
+        case .text(var text): return text.withUTF8 { integer(FieldView.text($0)) }
+        default: return nil
+        }
+    }
+
+    /// ``integer(_:)`` of a field seen in place.
+    @inline(__always)
+    static func integer(_ view: FieldView) -> Int64? {
+        switch view {
+        case .integer(let number): return number.magnitude < 1_000_000_000_000_000_000 ? number : nil
+        case .text(let bytes): return KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes))
+        case .null, .real, .other: return nil
         }
     }
 
