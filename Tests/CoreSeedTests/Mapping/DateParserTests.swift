@@ -187,21 +187,14 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    /// `yyyy-MM-dd HH:mm:ss` (UTC) for seconds since 2001, by Hinnant's `civil_from_days`.
+    /// `yyyy-MM-dd HH:mm:ss` (UTC) for seconds since 2001, by Hinnant's `civil_from_days` (the
+    /// exporter's, which shares no code with the parser's `days_from_civil`).
     static func format(_ secondsSince2001: Int64) -> String {
         let unix = secondsSince2001 + 978_307_200
         var days = unix / 86_400
         var rest = unix % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = ExportValue.civil(fromDays: days)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(yearText)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))"

@@ -48,7 +48,6 @@ public final class CSVReader: RecordReader, ProjectableReader {
     var fields: UnsafeMutablePointer<FieldSpan>
     var fieldCapacity = 64
     var fieldCount = 0
-    private var unescaped: [UInt8] = []
     /// Which fields to decode; nil for all.
     private var wanted: [Bool]?
 
@@ -268,15 +267,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
     }
 
     private func unescapedString(from: Int, to: Int) -> String {
-        unescaped.removeAll(keepingCapacity: true)
-        let quote = options.quote
-        var i = from
-        while i < to {
-            let byte = buffer[i]
-            unescaped.append(byte)
-            i += (byte == quote) ? 2 : 1
-        }
-        return String(decoding: unescaped, as: UTF8.self)
+        String(decoding: unescapeToScratch(from: from, to: to), as: UTF8.self)
     }
 }
 
