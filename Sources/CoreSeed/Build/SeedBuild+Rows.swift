@@ -273,10 +273,14 @@ extension SeedBuild {
                     }
                     return true
                 }
-                if streaming != nil, let inPlace = reader as? any FieldViewReader, inPlace.readsRaw {
-                    guard try handleInPlace(inPlace) else { return }
+                // Each reader by its own type, so that the in-place path is compiled for it (no generic dispatch per field).
+                if streaming != nil, let csv = reader as? CSVReader, csv.readsRaw {
+                    guard try handleInPlace(csv) else { return }
+                } else if streaming != nil, let xml = reader as? XMLRecordReader {
+                    guard try handleInPlace(xml) else { return }
+                } else if streaming != nil, let table = reader as? SQLiteRecordReader, table.readsRaw {
+                    guard try handleInPlace(table) else { return }
                 } else {
-                    let reader = SeedBuild.readingAhead(reader)
                     while let record = try reader.next() {
                         var input = RecordInput(record: record)
                         guard try handle(&input) else { return }
@@ -377,12 +381,6 @@ extension SeedBuild {
             }
         }
         return count
-    }
-
-    /// `reader`, parsed on a thread of its own when parsing is most of its cost (XML): the build's
-    /// reading thread then only converts, and the parsing runs beside it and SQLite.
-    static func readingAhead(_ reader: any RecordReader) -> any RecordReader {
-        reader is XMLRecordReader ? ReadAheadReader(reader) : reader
     }
 
     /// Metadata, a UUID derived from the inputs, the writer's own checks, and the rename.

@@ -191,7 +191,7 @@ public final class SeedBuild {
             let sourceCount = plan.entities[group.entities[0]].sources.count
             for sourceIndex in 0..<sourceCount {
                 let first = plan.entities[group.entities[0]].sources[sourceIndex]
-                let reader = SeedBuild.readingAhead(try first.spec.openReader(relativeTo: specDirectory))
+                let reader = try first.spec.openReader(relativeTo: specDirectory)
                 reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: validate))
                 var read = 0
                 while let record = try reader.next() {

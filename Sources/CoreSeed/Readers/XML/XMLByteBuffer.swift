@@ -20,7 +20,24 @@ struct XMLByteBuffer {
 
     /// The bytes from `start` to the end as a `String` (invalid UTF-8 repaired, as `String(decoding:)` does).
     func string(from start: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
+        string(from: start, count: count - start)
+    }
+
+    /// `length` bytes from `start` as a `String`.
+    func string(from start: Int, count length: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: length), as: UTF8.self)
+    }
+
+    /// Appends a copy of `length` bytes of its own from `start`.
+    @inline(__always)
+    mutating func appendCopy(of other: XMLByteBuffer, from start: Int, count length: Int) {
+        append(other.base + start, count: length)
+    }
+
+    /// Appends the UTF-8 of `text`.
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { if let address = $0.baseAddress { append(address, count: $0.count) } }
     }
 
     mutating func deallocate() {

@@ -1,14 +1,17 @@
 import CLibXML2
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Streams records from an XML file with libxml2's SAX2 push parser: one record per element at
-/// the record path (e.g. `/serviceproviders/country/provider`), never a tree of the whole file.
-/// The file is read and parsed a chunk at a time (256 KB); the records a chunk completes wait in a
-/// queue, so memory stays bounded by the chunk and the largest record.
+/// Streams records from an XML file with libxml2's SAX2 parser, run on a thread of its own: one
+/// record per element at the record path (e.g. `/serviceproviders/country/provider`), never a tree
+/// of the whole file. The parser reads the file a few kilobytes at a time and hands the records
+/// over in batches (``XMLRecordBatch``) through a bounded queue, so memory stays bounded by a few
+/// batches and the largest record, and parsing runs on one core while the caller uses the other.
+/// The thread starts with the first record asked for, and is stopped and waited for on `deinit`.
 ///
 /// Safe by construction: the network is off (`XML_PARSE_NONET`), entities are not substituted
 /// and no DTD is loaded or validated (so an external DTD named in `DOCTYPE` is neither read nor
@@ -23,7 +26,7 @@ import Darwin
 /// tag's line (where the tag ends); parse errors carry line and column. Records before an error
 /// are returned, then the error.
 ///
-/// Not `Sendable`: it owns a libxml2 parser, which is not thread-safe.
+/// Not `Sendable`: its records are taken by one caller at a time.
 public final class XMLRecordReader: RecordReader {
     public let fieldNames: [String]
     /// The file as given, used in every location.
@@ -31,13 +34,16 @@ public final class XMLRecordReader: RecordReader {
     /// The deepest nesting accepted, in elements.
     public let maximumDepth: Int
 
-    /// libxml2's reader of the file (plain, or gzip/xz compressed), used for its bytes only.
-    private let input: xmlParserInputBufferPtr
-    private let parser: xmlParserCtxtPtr
-    private let scanner: XMLRecordScanner
-    private let chunk: UnsafeMutableRawBufferPointer
-    /// How many bytes go to the parser at once (smaller than `chunk` only in tests).
-    private let pushSize: Int
+    private let fileLocation: SourceLocation
+    private let parsing: Parsing
+    private let handoff = BatchHandoff<XMLRecordBatch>(capacity: 8)
+    private var started = false
+    /// The batch being read, the current record's index in it, and (for ``fieldView(_:)``, which
+    /// reads them for every field) that record's slots and the batch's text.
+    @exclusivity(unchecked) private var batch: XMLRecordBatch?
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var row = UnsafePointer<XMLRecordBatch.Slot>(bitPattern: 8)!
+    @exclusivity(unchecked) private var text = UnsafePointer<UInt8>(bitPattern: 8)!
     private var finished = false
     /// The error `next()` threw, thrown again by every later call.
     private var failure: ReaderError?
@@ -47,12 +53,12 @@ public final class XMLRecordReader: RecordReader {
         try self.init(path: path, records: records, fields: fields, maximumDepth: maximumDepth, chunkSize: 256 * 1024)
     }
 
-    /// `chunkSize`: the bytes read from the file and pushed to the parser at once.
+    /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks for).
     init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256, chunkSize: Int) throws(ReaderError) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.path = path
         self.maximumDepth = maximumDepth
-        let fileLocation = SourceLocation(file: path)
+        fileLocation = SourceLocation(file: path)
         let parts = records.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard records.hasPrefix("/"), parts.count >= 2, parts.dropFirst().allSatisfy({ !$0.isEmpty && !$0.contains("@") }) else {
             throw ReaderError(.invalidOption("records path '\(records)' must be an absolute element path like /root/item"), at: fileLocation)
@@ -74,65 +80,146 @@ public final class XMLRecordReader: RecordReader {
         guard let input = xmlParserInputBufferCreateFilename(path, XML_CHAR_ENCODING_NONE) else {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
         }
+        let parsing = Parsing(input: input, readSize: chunkSize, file: path)
         var handler = XMLRecordScanner.handler
-        guard let parser = xmlCreatePushParserCtxt(&handler, nil, nil, 0, path) else {
-            xmlFreeParserInputBuffer(input)
+        guard let parser = xmlCreateIOParserCtxt(&handler, nil, Parsing.read, nil, Unmanaged.passUnretained(parsing).toOpaque(),
+                                                 XML_CHAR_ENCODING_NONE) else {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
         }
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue))
-        self.input = input
-        self.parser = parser
         let plan = XMLRecordPlan(recordPath: Array(parts.dropFirst()), fields: compiled, dictionary: parser.pointee.dict)
-        scanner = XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: min(maximumDepth, 256))
+        let handoff = self.handoff
+        let scanner = XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: min(maximumDepth, 256),
+                                       deliver: { handoff.put($0) })
         parser.pointee._private = Unmanaged.passUnretained(scanner).toOpaque()
-        pushSize = chunkSize
-        chunk = .allocate(byteCount: max(chunkSize, 4096), alignment: 1)
+        parsing.parser = parser
+        parsing.scanner = scanner
+        self.parsing = parsing
     }
 
+    /// Stops the parsing thread (it may be waiting for room in the queue) and waits for it.
     deinit {
-        // The document holds only the DTD, if any; the parser does not free it.
-        if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
-        xmlFreeParserCtxt(parser)
-        xmlFreeParserInputBuffer(input)
-        chunk.deallocate()
+        if started { handoff.cancelAndWait() }
     }
 
     public func next() throws(ReaderError) -> Record? {
-        if let failure { throw failure }
-        while true {
-            if scanner.hasReady { return scanner.takeReady() }
-            if let error = failure ?? scanner.failure {
-                failure = error
-                throw error
-            }
-            if finished { return nil }
-            readChunk()
-        }
+        guard try nextRaw() else { return nil }
+        return batch.unsafelyUnwrapped.record(position, file: fileLocation)
     }
 
-    /// Reads the next chunk of the file and parses it, or ends the document at the end of the file.
-    private func readChunk() {
-        guard let read = input.pointee.readcallback else {
+    private func start() {
+        started = true
+        handoff.producerStarting()
+        let parsing = self.parsing
+        let handoff = self.handoff
+        let thread = Thread { parsing.run(handoff) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// The parser, the file it reads and the scanner it feeds: set up by the reader, then used by
+    /// the parsing thread alone, and freed when both have let go of it.
+    /// `@unchecked Sendable`: handed to the parsing thread before it starts, not touched by the reader after.
+    private final class Parsing: @unchecked Sendable {
+        /// libxml2's reader of the file (plain, or gzip/xz compressed), used for its bytes only.
+        let input: xmlParserInputBufferPtr
+        let readSize: Int
+        let file: String
+        var parser: xmlParserCtxtPtr?
+        var scanner: XMLRecordScanner?
+        private var readFailed = false
+
+        init(input: xmlParserInputBufferPtr, readSize: Int, file: String) {
+            self.input = input
+            self.readSize = readSize
+            self.file = file
+        }
+
+        deinit {
+            if let parser {
+                // The document holds only the DTD, if any; the parser does not free it.
+                if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
+                xmlFreeParserCtxt(parser)
+            }
+            xmlFreeParserInputBuffer(input)
+        }
+
+        /// The thread: the whole document, its batches handed over, then the end or the first error.
+        func run(_ handoff: BatchHandoff<XMLRecordBatch>) {
+            guard let parser, let scanner else { return handoff.finish(nil) }
+            xmlParseDocument(parser)
+            if !scanner.failed { scanner.endDocument() }
+            scanner.deliverBatch()
+            if readFailed {
+                handoff.finish(ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file)))
+            } else {
+                handoff.finish(scanner.failure)
+            }
+        }
+
+        /// libxml2's read callback: the file's next bytes, none once the scanner has failed or been
+        /// cancelled (the parser then ends at once, and its complaints about the cut are not reported).
+        static let read: xmlInputReadCallback = { context, buffer, length in
+            Unmanaged<Parsing>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.read(buffer, length) }
+        }
+
+        /// Fills the parser's request, from reads of at most `readSize` bytes: libxml2's parser
+        /// takes a short read for less of the document than there is (it looks for the encoding and
+        /// the XML declaration in the first bytes it gets).
+        private func read(_ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
+            if scanner?.failed ?? true { return 0 }
+            guard let buffer, let readFile = input.pointee.readcallback else { return 0 }
+            var filled: Int32 = 0
+            while filled < length {
+                let count = readFile(input.pointee.context, buffer + Int(filled), min(length - filled, Int32(clamping: readSize)))
+                if count < 0 {
+                    readFailed = true
+                    return -1
+                }
+                if count == 0 { break }
+                filled += count
+            }
+            return filled
+        }
+    }
+}
+
+extension XMLRecordReader: FieldViewReader {
+    var readsRaw: Bool { true }
+
+    func nextRaw() throws(ReaderError) -> Bool {
+        if let batch, position + 1 < batch.count {
+            position += 1
+            row += batch.fieldCount
+            return true
+        }
+        if let failure { throw failure }
+        if finished { return false }
+        if !started { start() }
+        do {
+            // A batch is never empty.
+            batch = try handoff.take()
+        } catch {
+            batch = nil
+            failure = error
+            throw error
+        }
+        position = 0
+        guard let batch else {
             finished = true
-            return
+            return false
         }
-        let count = Int(read(input.pointee.context, chunk.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(chunk.count)))
-        if count < 0 {
-            finished = true
-            failure = ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: path))
-            return
-        }
-        if count == 0 {
-            finished = true
-            xmlParseChunk(parser, nil, 0, 1)
-            scanner.endDocument()
-            return
-        }
-        var offset = 0
-        while offset < count, scanner.failure == nil {
-            let size = min(pushSize, count - offset)
-            xmlParseChunk(parser, chunk.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(size), 0)
-            offset += size
-        }
+        row = batch.row(0)
+        text = batch.text
+        return true
+    }
+
+    @inline(__always)
+    func fieldView(_ index: Int) -> FieldView {
+        XMLRecordBatch.view(row[index], text: text)
+    }
+
+    func currentRecord() -> Record {
+        batch.unsafelyUnwrapped.record(position, file: fileLocation)
     }
 }

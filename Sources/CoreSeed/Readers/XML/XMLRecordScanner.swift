@@ -1,15 +1,17 @@
 import CLibXML2
 
 /// Turns libxml2's SAX events into records: matches elements against the record path and the
-/// field paths by interned name, keeps text only where a field takes it, and queues each record
-/// when its end tag is seen. The callbacks in `XMLRecordScanner+SAX.swift` feed it.
+/// field paths by interned name, keeps text only where a field takes it, and adds each record to
+/// the batch in progress when its end tag is seen; full batches go to `deliver`. The callbacks in
+/// `XMLRecordScanner+SAX.swift` feed it.
 ///
 /// Text is read as libxml2's tree builder would have kept it, because that is what the reader
 /// returned when it used `xmlTextReader`: runs of text between two pieces of markup are text nodes,
 /// a whitespace-only one is ignored, and whitespace that the tree builder drops before markup
 /// (`XML_PARSE_NOBLANKS`, see `dropsBlanks`) never joins the text that follows (a CDATA section).
-/// Wanted text is copied once, straight from libxml2 into a reusable byte buffer, and becomes a
-/// `String` when its element ends; a text node found to be whitespace only is cut off again.
+/// Wanted text is copied straight from libxml2 into a reusable byte buffer (a text node found to
+/// be whitespace only is cut off again), and into the batch's bytes when its element ends: no
+/// `String` is made here (see ``XMLRecordBatch``).
 ///
 /// Not `Sendable`: it lives inside one parser, on the reader's thread. Its state is touched only
 /// from that parser's callbacks, one at a time, so the per-access exclusivity checks (a third of
@@ -19,8 +21,6 @@ final class XMLRecordScanner {
     private let parser: xmlParserCtxtPtr
     private let plan: XMLRecordPlan
     private let file: String
-    /// `file` as a location, copied for each record.
-    private let fileLocation: SourceLocation
     private let depthLimit: Int
     private let fieldCount: Int
     /// Per field: the 1-based value it picks (`[n]`), or 0 for all of them.
@@ -46,12 +46,11 @@ final class XMLRecordScanner {
 
     /// Per field: how many values the current record has for it.
     private let valueCounts: UnsafeMutablePointer<Int>
-    /// Per field: its first value in the current record, initialized while its count is not 0.
-    private let firstValues: UnsafeMutablePointer<FieldValue>
-    /// Per field: its later values in the current record (a repeated element).
+    /// Per field: its later values in the current record (a repeated element). The first is in
+    /// the record's row of `slots`.
     private let moreValues: UnsafeMutablePointer<[FieldValue]>
     /// The text of the current record's captured elements, each element's from its `textStart`
-    /// (a nested capture's text lies inside its parent's).
+    /// (a nested capture's text lies inside its parent's); a value is copied out when its element ends.
     @exclusivity(unchecked) private var deepText = XMLByteBuffer()
     /// The current record's own direct text.
     @exclusivity(unchecked) private var ownText = XMLByteBuffer()
@@ -66,26 +65,30 @@ final class XMLRecordScanner {
     /// The `xml:space` slot libxml2 marked after whitespace that the tree builder would drop.
     @exclusivity(unchecked) private var spaceSlotToRestore = -1
 
-    /// Completed records not yet returned, `ready[readyStart..<readyEnd]`, oldest first; each
-    /// becomes a `Record` only as it is returned (made in place, not copied into and out of here).
-    @exclusivity(unchecked) private var ready: UnsafeMutablePointer<ReadyRecord>
-    @exclusivity(unchecked) private var readyCapacity = 16
-    @exclusivity(unchecked) private var readyStart = 0
-    @exclusivity(unchecked) private var readyEnd = 0
+    /// The batch in progress (see ``XMLRecordBatch``): `recordCount` records, the current one's
+    /// row of slots being filled while inside it.
+    @exclusivity(unchecked) private var bytes = XMLByteBuffer(capacity: 16 << 10)
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<XMLRecordBatch.Slot>
+    @exclusivity(unchecked) private var lines: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var others: [FieldValue] = []
+    @exclusivity(unchecked) private var recordCount = 0
+    /// The current record's row of `slots`: per field, its first value while its count is not 0.
+    @exclusivity(unchecked) private var row: UnsafeMutablePointer<XMLRecordBatch.Slot>
+    /// Where full batches go; false: nobody reads them any more (the parser is stopped).
+    private let deliver: (XMLRecordBatch) -> Bool
     /// The first problem; events after it are ignored.
     @exclusivity(unchecked) private(set) var failure: ReaderError? {
         didSet { failed = true }
     }
-    /// `failure != nil`, cheap to test on every event (an optional error is not).
-    @exclusivity(unchecked) private var failed = false
+    /// `failure != nil`, cheap to test on every event (an optional error is not); also set once
+    /// the batches have nobody to go to. The reader then stops feeding the parser.
+    @exclusivity(unchecked) private(set) var failed = false
 
     /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
     static let maximumTextLength = 10_000_000
-
-    private struct ReadyRecord {
-        var line: Int
-        var values: [FieldValue]
-    }
+    /// A batch is handed over at this many records, or sooner once its text passes `batchBytes`.
+    static let batchRecords = 256
+    static let batchBytes = 1 << 20
 
     private struct Element {
         var local: UnsafePointer<xmlChar>?
@@ -104,12 +107,13 @@ final class XMLRecordScanner {
     private static let keptInDeep: UInt8 = 1, keptInOwn: UInt8 = 2, keptInChild: UInt8 = 4
 
     /// `plan` becomes the scanner's, freed with it. `picks`: per field, the 1-based value it picks.
-    init(parser: xmlParserCtxtPtr, plan: XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int) {
+    init(parser: xmlParserCtxtPtr, plan: XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int,
+         deliver: @escaping (XMLRecordBatch) -> Bool) {
         self.parser = parser
         self.plan = plan
         self.file = file
-        fileLocation = SourceLocation(file: file)
         self.depthLimit = depthLimit
+        self.deliver = deliver
         fieldCount = picks.count
         self.picks = .allocate(capacity: max(fieldCount, 1))
         self.picks.initialize(from: picks.map { $0 ?? 0 }, count: fieldCount)
@@ -120,22 +124,21 @@ final class XMLRecordScanner {
         levelValues.initialize(repeating: nil, count: fieldCount)
         valueCounts = .allocate(capacity: max(fieldCount, 1))
         valueCounts.initialize(repeating: 0, count: fieldCount)
-        firstValues = .allocate(capacity: max(fieldCount, 1))
         moreValues = .allocate(capacity: max(fieldCount, 1))
         moreValues.initialize(repeating: [], count: fieldCount)
-        ready = .allocate(capacity: 16)
+        slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
+        lines = .allocate(capacity: Self.batchRecords)
+        row = slots
     }
 
     deinit {
-        for field in 0..<fieldCount where valueCounts[field] > 0 { (firstValues + field).deinitialize(count: 1) }
         levelValues.deinitialize(count: fieldCount)
         moreValues.deinitialize(count: fieldCount)
-        (ready + readyStart).deinitialize(count: readyEnd - readyStart)
-        for pointer in [picks, levelCounts, valueCounts] { pointer.deallocate() }
+        for pointer in [picks, levelCounts, valueCounts, lines] { pointer.deallocate() }
         levelValues.deallocate()
-        firstValues.deallocate()
         moreValues.deallocate()
-        ready.deallocate()
+        slots.deallocate()
+        bytes.deallocate()
         elements.deallocate()
         childTextBytes.deallocate()
         deepText.deallocate()
@@ -143,41 +146,21 @@ final class XMLRecordScanner {
         plan.deallocate()
     }
 
-    /// Whether a completed record waits to be returned.
-    var hasReady: Bool { readyStart < readyEnd }
-
-    /// The oldest completed record not yet returned; there must be one. (Not an optional: the
-    /// record would be copied out of it and the optional destroyed.)
-    func takeReady() -> Record {
-        precondition(hasReady, "no record is ready")
-        let record = (ready + readyStart).move()
-        readyStart += 1
-        if readyStart == readyEnd {
-            readyStart = 0
-            readyEnd = 0
+    /// Hands the records completed so far over (if any); after the end of the document or a failure,
+    /// so that the records before an error are read before it.
+    func deliverBatch() {
+        guard recordCount > 0 else { return }
+        let batch = XMLRecordBatch(count: recordCount, fieldCount: fieldCount, bytes: bytes, slots: slots, lines: lines, others: others)
+        bytes = XMLByteBuffer(capacity: 16 << 10)
+        slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
+        lines = .allocate(capacity: Self.batchRecords)
+        others = []
+        recordCount = 0
+        if !deliver(batch), !failed {
+            // The reader is gone: ignore the rest.
+            failed = true
+            xmlStopParser(parser)
         }
-        var location = fileLocation
-        location.line = record.line
-        return Record(location: location, values: record.values)
-    }
-
-    private func enqueue(line: Int, values: consuming [FieldValue]) {
-        if readyEnd == readyCapacity {
-            let waiting = readyEnd - readyStart
-            if waiting * 2 > readyCapacity {
-                let grown = UnsafeMutablePointer<ReadyRecord>.allocate(capacity: readyCapacity * 2)
-                grown.moveInitialize(from: ready + readyStart, count: waiting)
-                ready.deallocate()
-                ready = grown
-                readyCapacity *= 2
-            } else {
-                ready.moveInitialize(from: ready + readyStart, count: waiting)
-            }
-            readyStart = 0
-            readyEnd = waiting
-        }
-        (ready + readyEnd).initialize(to: ReadyRecord(line: line, values: values))
-        readyEnd += 1
     }
 
     // MARK: Failures
@@ -238,9 +221,7 @@ final class XMLRecordScanner {
                 element.textStart = deepText.count
                 element.flags |= Self.wantsDeepText
             }
-            for (field, name) in plan.attributeFields[child.node] {
-                if let value = tag.value(of: name) { add(.text(value), to: field) }
-            }
+            for (field, name) in plan.attributeFields[child.node] { addAttribute(name, of: tag, to: field) }
             return
         }
     }
@@ -252,7 +233,7 @@ final class XMLRecordScanner {
             matched = level + 1
             startLevel(level, tag: tag)
             if matched == plan.recordPath.count {
-                startRecord(&element, level: level)
+                startRecord(&element, level: level, tag: tag)
                 return
             }
         }
@@ -266,23 +247,28 @@ final class XMLRecordScanner {
 
     private func startLevel(_ level: Int, tag: XMLStartTag) {
         levelCounts[level] += 1
+        // The record's own attributes go straight into the record (see `startRecord`).
+        let recordLevel = level == plan.recordPath.count - 1
         for (field, source) in plan.levels[level] {
             switch source {
-            case .attribute(let name): levelValues[field] = tag.value(of: name).map(FieldValue.text)
+            case .attribute(let name): levelValues[field] = recordLevel ? nil : tag.value(of: name).map(FieldValue.text)
             case .ordinal: levelValues[field] = .integer(Int64(levelCounts[level]))
             case .childText: levelValues[field] = nil
             }
         }
     }
 
-    private func startRecord(_ element: inout Element, level: Int) {
+    private func startRecord(_ element: inout Element, level: Int, tag: XMLStartTag) {
         recordDepth = level
         recordLine = Int(parser.pointee.input.pointee.line)
+        row = slots + recordCount * fieldCount
         // No field has a value yet: `endRecord` took them all. The record's own level values are
         // taken too; those of the elements above stay for the records after it.
         for pathLevel in 0...level {
-            for (field, _) in plan.levels[pathLevel] {
-                if pathLevel == level {
+            for (field, source) in plan.levels[pathLevel] {
+                if pathLevel == level, case .attribute(let name) = source {
+                    addAttribute(name, of: tag, to: field)
+                } else if pathLevel == level {
                     if let value = (levelValues + field).move() { add(value, to: field) }
                     (levelValues + field).initialize(to: nil)
                 } else if let value = levelValues[field] {
@@ -305,10 +291,8 @@ final class XMLRecordScanner {
         let element = elements[level]
         if recordDepth >= 0 {
             if element.node > 0 {
-                let textFields = plan.textFields[element.node]
-                if !textFields.isEmpty {
-                    let text = FieldValue.text(deepText.string(from: element.textStart))
-                    for field in textFields { add(text, to: field) }
+                for field in plan.textFields[element.node] {
+                    addText(deepText, from: element.textStart, count: deepText.count - element.textStart, to: field)
                 }
             }
             if level == recordDepth { endRecord() }
@@ -325,44 +309,84 @@ final class XMLRecordScanner {
         if matched > level { matched = level }
     }
 
-    @inline(__always)
-    private func add(_ value: consuming FieldValue, to field: Int) {
+    // MARK: Values
+
+    /// Adds a value to `field` of the current record: the first goes into its slot (text into the
+    /// batch's bytes), later ones (a repeated element) wait as values.
+    private func add(_ value: FieldValue, to field: Int) {
         let count = valueCounts[field]
         if count == 0 {
-            (firstValues + field).initialize(to: value)
+            row[field] = slot(for: value)
         } else {
             moreValues[field].append(value)
         }
         valueCounts[field] = count + 1
     }
 
+    /// Adds `length` bytes of `buffer` from `start` as text to `field`.
+    @inline(__always)
+    private func addText(_ buffer: XMLByteBuffer, from start: Int, count length: Int, to field: Int) {
+        let count = valueCounts[field]
+        if count == 0 {
+            row[field] = .text(bytes.count, length)
+            bytes.appendCopy(of: buffer, from: start, count: length)
+        } else {
+            moreValues[field].append(.text(buffer.string(from: start, count: length)))
+        }
+        valueCounts[field] = count + 1
+    }
+
+    /// Adds the value of attribute `name` of `tag` to `field`, when the tag has it.
+    @inline(__always)
+    private func addAttribute(_ name: XMLAttributeName, of tag: XMLStartTag, to field: Int) {
+        let count = valueCounts[field]
+        if count == 0 {
+            let start = bytes.count
+            guard tag.appendValue(of: name, to: &bytes) else { return }
+            row[field] = .text(start, bytes.count - start)
+        } else {
+            guard let value = tag.value(of: name) else { return }
+            moreValues[field].append(.text(value))
+        }
+        valueCounts[field] = count + 1
+    }
+
+    private func slot(for value: FieldValue) -> XMLRecordBatch.Slot {
+        switch value {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .text(let text):
+            let start = bytes.count
+            bytes.append(text)
+            return .text(start, bytes.count - start)
+        case .real, .blob, .list:
+            others.append(value)
+            return .other(others.count - 1)
+        }
+    }
+
     private func endRecord() {
         recordDepth = -1
-        if !plan.ownTextFields.isEmpty {
-            let text = FieldValue.text(ownText.string(from: 0))
-            for field in plan.ownTextFields { add(text, to: field) }
-        }
-        // Appending after `reserveCapacity` is specialized for `FieldValue`; `Array(unsafeUninitializedCapacity:)`
-        // goes through the generic runtime, whose array type lookup cost more than the rest of this.
-        var values: [FieldValue] = []
-        values.reserveCapacity(fieldCount)
-        for field in 0..<fieldCount { values.append(takeValue(of: field)) }
-        enqueue(line: recordLine, values: values)
+        for field in plan.ownTextFields { addText(ownText, from: 0, count: ownText.count, to: field) }
+        for field in 0..<fieldCount { row[field] = takeSlot(of: field) }
+        lines[recordCount] = recordLine
+        recordCount += 1
+        if recordCount == Self.batchRecords || bytes.count >= Self.batchBytes { deliverBatch() }
     }
 
     /// The record's value of `field` (one value, the picked one, or a list), leaving it none.
-    private func takeValue(of field: Int) -> FieldValue {
+    private func takeSlot(of field: Int) -> XMLRecordBatch.Slot {
         let count = valueCounts[field]
         guard count > 0 else { return .null }
         valueCounts[field] = 0
-        let first = (firstValues + field).move()
+        let first = row[field]
         let pick = picks[field]
         if count == 1 { return pick <= 1 ? first : .null }
         defer { moreValues[field].removeAll(keepingCapacity: true) }
         switch pick {
-        case 0: return .list([first] + moreValues[field])
+        case 0: return slot(for: .list([XMLRecordBatch.value(first, bytes: bytes, others: others)] + moreValues[field]))
         case 1: return first
-        default: return pick <= count ? moreValues[field][pick - 2] : .null
+        default: return pick <= count ? slot(for: moreValues[field][pick - 2]) : .null
         }
     }
 

@@ -1,4 +1,9 @@
 import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The namespaces and attributes of one start tag, as libxml2's SAX2 `startElementNs` passes
 /// them; valid only during that callback.
@@ -13,41 +18,51 @@ struct XMLStartTag {
 
     /// The value of the attribute (or namespace declaration) `name`, or nil when absent.
     func value(of name: XMLAttributeName) -> String? {
+        var buffer = XMLByteBuffer(capacity: 64)
+        defer { buffer.deallocate() }
+        return appendValue(of: name, to: &buffer) ? buffer.string(from: 0) : nil
+    }
+
+    /// Appends the value of the attribute (or namespace declaration) `name` to `buffer`; false when absent.
+    func appendValue(of name: XMLAttributeName, to buffer: inout XMLByteBuffer) -> Bool {
         switch name {
         case .attribute(let name):
-            guard let attributes else { return nil }
+            guard let attributes else { return false }
             for index in 0..<attributeCount {
                 let entry = attributes + 5 * index
                 guard name.matches(entry[0], entry[1]) else { continue }
-                guard let start = entry[3], let end = entry[4] else { return "" }
-                return Self.attributeValue(UnsafeBufferPointer(start: start, count: end - start))
+                if let start = entry[3], let end = entry[4] { Self.appendAttributeValue(UnsafeBufferPointer(start: start, count: end - start), to: &buffer) }
+                return true
             }
         case .namespace(let prefix):
-            guard let namespaces else { return nil }
+            guard let namespaces else { return false }
             for index in 0..<namespaceCount where namespaces[2 * index] == prefix {
-                return namespaces[2 * index + 1].map { String(cString: $0) } ?? ""
+                if let uri = namespaces[2 * index + 1] { buffer.append(uri, count: Int(strlen(uri))) }
+                return true
             }
         }
-        return nil
+        return false
     }
 
     /// Without entity substitution libxml2 hands an attribute value over with each `&` (from
     /// `&amp;` or `&#38;`) written as `&#38;`, for the tree builder to decode; so does this.
-    private static func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+    private static func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout XMLByteBuffer) {
+        guard let base = bytes.baseAddress else { return }
+        guard bytes.contains(UInt8(ascii: "&")) else {
+            buffer.append(base, count: bytes.count)
+            return
+        }
         let escape = Array("&#38;".utf8)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
         var index = 0
+        var ampersand = UInt8(ascii: "&")
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "&"), index + escape.count <= bytes.count, bytes[index..<(index + escape.count)].elementsEqual(escape) {
-                decoded.append(UInt8(ascii: "&"))
+                buffer.append(&ampersand, count: 1)
                 index += escape.count
             } else {
-                decoded.append(bytes[index])
+                buffer.append(base + index, count: 1)
                 index += 1
             }
         }
-        return String(decoding: decoded, as: UTF8.self)
     }
 }

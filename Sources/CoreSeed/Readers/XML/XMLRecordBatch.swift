@@ -1,0 +1,88 @@
+/// Records the scanner completed, handed from the parsing thread to the reader in one piece: all
+/// their text in one run of bytes, and per record and field a slot saying where its value is. A
+/// field is shown in place (``FieldView``) from here; a `Record` with `String`s is made only when asked.
+///
+/// `@unchecked Sendable`: written only by the scanner before it is handed over, read only after.
+final class XMLRecordBatch: @unchecked Sendable {
+    /// Where one field's value of one record is.
+    struct Slot {
+        /// The text's first byte in `bytes`, the integer, or the index in `others`.
+        var start: Int
+        /// The text's length (≥ 0), or one of the kinds below.
+        var count: Int
+
+        static let null = Slot(start: 0, count: -1)
+        static func other(_ index: Int) -> Slot { Slot(start: index, count: -2) }
+        static func integer(_ value: Int64) -> Slot { Slot(start: Int(value), count: -3) }
+        static func text(_ start: Int, _ count: Int) -> Slot { Slot(start: start, count: count) }
+    }
+
+    let count: Int
+    let fieldCount: Int
+    private let bytes: XMLByteBuffer
+    /// `count × fieldCount`, record by record.
+    private let slots: UnsafeMutablePointer<Slot>
+    /// Per record, its start tag's line.
+    private let lines: UnsafeMutablePointer<Int>
+    /// Values that are neither text nor an integer (lists).
+    private let others: [FieldValue]
+
+    /// Takes over `bytes`, `slots` and `lines` (it frees them).
+    init(count: Int, fieldCount: Int, bytes: XMLByteBuffer, slots: UnsafeMutablePointer<Slot>, lines: UnsafeMutablePointer<Int>, others: [FieldValue]) {
+        self.count = count
+        self.fieldCount = fieldCount
+        self.bytes = bytes
+        self.slots = slots
+        self.lines = lines
+        self.others = others
+    }
+
+    deinit {
+        var bytes = self.bytes
+        bytes.deallocate()
+        slots.deallocate()
+        lines.deallocate()
+    }
+
+    /// Record `index`'s slots, one per field (valid while the batch lives).
+    func row(_ index: Int) -> UnsafePointer<Slot> {
+        UnsafePointer(slots + index * fieldCount)
+    }
+
+    /// The bytes text slots point into (valid while the batch lives).
+    var text: UnsafePointer<UInt8> {
+        UnsafePointer(bytes.base)
+    }
+
+    /// A slot's value in place. libxml2 passes only well-formed UTF-8 (it refuses a document with
+    /// any other byte sequence), so text is valid UTF-8.
+    @inline(__always)
+    static func view(_ slot: Slot, text: UnsafePointer<UInt8>) -> FieldView {
+        switch slot.count {
+        case 0...: return .text(UnsafeBufferPointer(start: text + slot.start, count: slot.count))
+        case -1: return .null
+        case -3: return .integer(Int64(slot.start))
+        default: return .other
+        }
+    }
+
+    /// Record `index` as `next()` returns it.
+    func record(_ index: Int, file: SourceLocation) -> Record {
+        var location = file
+        location.line = lines[index]
+        var values: [FieldValue] = []
+        values.reserveCapacity(fieldCount)
+        for field in 0..<fieldCount { values.append(Self.value(slots[index * fieldCount + field], bytes: bytes, others: others)) }
+        return Record(location: location, values: values)
+    }
+
+    /// A slot's value, its text made a `String`.
+    static func value(_ slot: Slot, bytes: XMLByteBuffer, others: [FieldValue]) -> FieldValue {
+        switch slot.count {
+        case 0...: return .text(bytes.string(from: slot.start, count: slot.count))
+        case -1: return .null
+        case -3: return .integer(Int64(slot.start))
+        default: return others[slot.start]
+        }
+    }
+}
