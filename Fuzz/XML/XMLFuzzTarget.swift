@@ -16,7 +16,8 @@ public func fuzzXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         do {
             record = try reader.next()
         } catch {
-            let other: ReaderError? = { do { _ = try inPlace.nextRaw(); return nil } catch { return error } }()
+            var other: ReaderError?
+            do throws(ReaderError) { _ = try inPlace.nextRaw() } catch { other = error }
             precondition(other?.diagnosticLines == error.diagnosticLines, "in place: \(String(describing: other)), next(): \(error)")
             break
         }
