@@ -13,7 +13,7 @@ import CLibXML2
 /// be whitespace only is cut off again), and into the batch's bytes when its element ends: no
 /// `String` is made here (see ``XMLRecordBatch``).
 ///
-/// Not `Sendable`: it lives inside one parser, on the reader's thread. Its state is touched only
+/// Not `Sendable`: it lives inside one parser, on the parsing thread. Its state is touched only
 /// from that parser's callbacks, one at a time, so the per-access exclusivity checks (a third of
 /// the scanner's cost when measured) are turned off for it. The state touched per event is plain
 /// memory (no Swift arrays), so that an event retains and releases nothing.
@@ -23,8 +23,6 @@ final class XMLRecordScanner {
     private let file: String
     private let depthLimit: Int
     private let fieldCount: Int
-    /// Per field: the 1-based value it picks (`[n]`), or 0 for all of them.
-    private let picks: UnsafeMutablePointer<Int>
 
     /// Open elements, `elements[0]` the root; `depth` of them.
     private let elements: UnsafeMutablePointer<Element>
@@ -44,11 +42,6 @@ final class XMLRecordScanner {
     @exclusivity(unchecked) private var childText: (depth: Int, level: Int, name: XMLInternedName)?
     @exclusivity(unchecked) private var childTextBytes = XMLByteBuffer()
 
-    /// Per field: how many values the current record has for it.
-    private let valueCounts: UnsafeMutablePointer<Int>
-    /// Per field: its later values in the current record (a repeated element). The first is in
-    /// the record's row of `slots`.
-    private let moreValues: UnsafeMutablePointer<[FieldValue]>
     /// The text of the current record's captured elements, each element's from its `textStart`
     /// (a nested capture's text lies inside its parent's); a value is copied out when its element ends.
     @exclusivity(unchecked) private var deepText = XMLByteBuffer()
@@ -65,15 +58,8 @@ final class XMLRecordScanner {
     /// The `xml:space` slot libxml2 marked after whitespace that the tree builder would drop.
     @exclusivity(unchecked) private var spaceSlotToRestore = -1
 
-    /// The batch in progress (see ``XMLRecordBatch``): `recordCount` records, the current one's
-    /// row of slots being filled while inside it.
-    @exclusivity(unchecked) private var bytes = XMLByteBuffer(capacity: 16 << 10)
-    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<XMLRecordBatch.Slot>
-    @exclusivity(unchecked) private var lines: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) private var others: [FieldValue] = []
-    @exclusivity(unchecked) private var recordCount = 0
-    /// The current record's row of `slots`: per field, its first value while its count is not 0.
-    @exclusivity(unchecked) private var row: UnsafeMutablePointer<XMLRecordBatch.Slot>
+    /// The current record's values and the batch it joins.
+    @exclusivity(unchecked) private var record: XMLRecordAssembly
     /// Where full batches go; false: nobody reads them any more (the parser is stopped).
     private let deliver: (XMLRecordBatch) -> Bool
     /// The first problem; events after it are ignored.
@@ -86,9 +72,6 @@ final class XMLRecordScanner {
 
     /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
     static let maximumTextLength = 10_000_000
-    /// A batch is handed over at this many records, or sooner once its text passes `batchBytes`.
-    static let batchRecords = 256
-    static let batchBytes = 1 << 20
 
     private struct Element {
         var local: UnsafePointer<xmlChar>?
@@ -115,30 +98,19 @@ final class XMLRecordScanner {
         self.depthLimit = depthLimit
         self.deliver = deliver
         fieldCount = picks.count
-        self.picks = .allocate(capacity: max(fieldCount, 1))
-        self.picks.initialize(from: picks.map { $0 ?? 0 }, count: fieldCount)
+        record = XMLRecordAssembly(picks: picks)
         elements = .allocate(capacity: depthLimit + 1)
         levelCounts = .allocate(capacity: plan.recordPath.count)
         levelCounts.initialize(repeating: 0, count: plan.recordPath.count)
         levelValues = .allocate(capacity: max(fieldCount, 1))
         levelValues.initialize(repeating: nil, count: fieldCount)
-        valueCounts = .allocate(capacity: max(fieldCount, 1))
-        valueCounts.initialize(repeating: 0, count: fieldCount)
-        moreValues = .allocate(capacity: max(fieldCount, 1))
-        moreValues.initialize(repeating: [], count: fieldCount)
-        slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
-        lines = .allocate(capacity: Self.batchRecords)
-        row = slots
     }
 
     deinit {
         levelValues.deinitialize(count: fieldCount)
-        moreValues.deinitialize(count: fieldCount)
-        for pointer in [picks, levelCounts, valueCounts, lines] { pointer.deallocate() }
         levelValues.deallocate()
-        moreValues.deallocate()
-        slots.deallocate()
-        bytes.deallocate()
+        levelCounts.deallocate()
+        record.deallocate()
         elements.deallocate()
         childTextBytes.deallocate()
         deepText.deallocate()
@@ -149,13 +121,7 @@ final class XMLRecordScanner {
     /// Hands the records completed so far over (if any); after the end of the document or a failure,
     /// so that the records before an error are read before it.
     func deliverBatch() {
-        guard recordCount > 0 else { return }
-        let batch = XMLRecordBatch(count: recordCount, fieldCount: fieldCount, bytes: bytes, slots: slots, lines: lines, others: others)
-        bytes = XMLByteBuffer(capacity: 16 << 10)
-        slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
-        lines = .allocate(capacity: Self.batchRecords)
-        others = []
-        recordCount = 0
+        guard let batch = record.takeBatch() else { return }
         if !deliver(batch), !failed {
             // The reader is gone: ignore the rest.
             failed = true
@@ -221,7 +187,7 @@ final class XMLRecordScanner {
                 element.textStart = deepText.count
                 element.flags |= Self.wantsDeepText
             }
-            for (field, name) in plan.attributeFields[child.node] { addAttribute(name, of: tag, to: field) }
+            for (field, name) in plan.attributeFields[child.node] { record.addAttribute(name, of: tag, to: field) }
             return
         }
     }
@@ -261,18 +227,18 @@ final class XMLRecordScanner {
     private func startRecord(_ element: inout Element, level: Int, tag: XMLStartTag) {
         recordDepth = level
         recordLine = Int(parser.pointee.input.pointee.line)
-        row = slots + recordCount * fieldCount
+        record.startRecord()
         // No field has a value yet: `endRecord` took them all. The record's own level values are
         // taken too; those of the elements above stay for the records after it.
         for pathLevel in 0...level {
             for (field, source) in plan.levels[pathLevel] {
                 if pathLevel == level, case .attribute(let name) = source {
-                    addAttribute(name, of: tag, to: field)
+                    record.addAttribute(name, of: tag, to: field)
                 } else if pathLevel == level {
-                    if let value = (levelValues + field).move() { add(value, to: field) }
+                    if let value = (levelValues + field).move() { record.add(value, to: field) }
                     (levelValues + field).initialize(to: nil)
                 } else if let value = levelValues[field] {
-                    add(value, to: field)
+                    record.add(value, to: field)
                 }
             }
         }
@@ -292,7 +258,7 @@ final class XMLRecordScanner {
         if recordDepth >= 0 {
             if element.node > 0 {
                 for field in plan.textFields[element.node] {
-                    addText(deepText, from: element.textStart, count: deepText.count - element.textStart, to: field)
+                    record.addText(deepText, from: element.textStart, count: deepText.count - element.textStart, to: field)
                 }
             }
             if level == recordDepth { endRecord() }
@@ -309,85 +275,10 @@ final class XMLRecordScanner {
         if matched > level { matched = level }
     }
 
-    // MARK: Values
-
-    /// Adds a value to `field` of the current record: the first goes into its slot (text into the
-    /// batch's bytes), later ones (a repeated element) wait as values.
-    private func add(_ value: FieldValue, to field: Int) {
-        let count = valueCounts[field]
-        if count == 0 {
-            row[field] = slot(for: value)
-        } else {
-            moreValues[field].append(value)
-        }
-        valueCounts[field] = count + 1
-    }
-
-    /// Adds `length` bytes of `buffer` from `start` as text to `field`.
-    @inline(__always)
-    private func addText(_ buffer: XMLByteBuffer, from start: Int, count length: Int, to field: Int) {
-        let count = valueCounts[field]
-        if count == 0 {
-            row[field] = .text(bytes.count, length)
-            bytes.appendCopy(of: buffer, from: start, count: length)
-        } else {
-            moreValues[field].append(.text(buffer.string(from: start, count: length)))
-        }
-        valueCounts[field] = count + 1
-    }
-
-    /// Adds the value of attribute `name` of `tag` to `field`, when the tag has it.
-    @inline(__always)
-    private func addAttribute(_ name: XMLAttributeName, of tag: XMLStartTag, to field: Int) {
-        let count = valueCounts[field]
-        if count == 0 {
-            let start = bytes.count
-            guard tag.appendValue(of: name, to: &bytes) else { return }
-            row[field] = .text(start, bytes.count - start)
-        } else {
-            guard let value = tag.value(of: name) else { return }
-            moreValues[field].append(.text(value))
-        }
-        valueCounts[field] = count + 1
-    }
-
-    private func slot(for value: FieldValue) -> XMLRecordBatch.Slot {
-        switch value {
-        case .null: return .null
-        case .integer(let number): return .integer(number)
-        case .text(let text):
-            let start = bytes.count
-            bytes.append(text)
-            return .text(start, bytes.count - start)
-        case .real, .blob, .list:
-            others.append(value)
-            return .other(others.count - 1)
-        }
-    }
-
     private func endRecord() {
         recordDepth = -1
-        for field in plan.ownTextFields { addText(ownText, from: 0, count: ownText.count, to: field) }
-        for field in 0..<fieldCount { row[field] = takeSlot(of: field) }
-        lines[recordCount] = recordLine
-        recordCount += 1
-        if recordCount == Self.batchRecords || bytes.count >= Self.batchBytes { deliverBatch() }
-    }
-
-    /// The record's value of `field` (one value, the picked one, or a list), leaving it none.
-    private func takeSlot(of field: Int) -> XMLRecordBatch.Slot {
-        let count = valueCounts[field]
-        guard count > 0 else { return .null }
-        valueCounts[field] = 0
-        let first = row[field]
-        let pick = picks[field]
-        if count == 1 { return pick <= 1 ? first : .null }
-        defer { moreValues[field].removeAll(keepingCapacity: true) }
-        switch pick {
-        case 0: return slot(for: .list([XMLRecordBatch.value(first, bytes: bytes, others: others)] + moreValues[field]))
-        case 1: return first
-        default: return pick <= count ? slot(for: moreValues[field][pick - 2]) : .null
-        }
+        for field in plan.ownTextFields { record.addText(ownText, from: 0, count: ownText.count, to: field) }
+        if record.endRecord(line: recordLine) { deliverBatch() }
     }
 
     /// Text from character data, a character or predefined entity reference, or (`cdata`) a CDATA section.
