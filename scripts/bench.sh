@@ -2,10 +2,11 @@
 # `make bench`: CoreSeed against the usual ways of seeding the FailedBanks store (issue 5).
 # Generates BENCH_ROWS (default 1000000) legacy bank rows in .build/bench/ if missing
 # (Benchmarks/generate.py), then runs, one after the other, `coreseed build` from the CSV, the
-# SQLite table and the XML, and the peers in Benchmarks/peers/ (C baseline from CSV and SQLite,
-# sqlite3 CLI, tutorial-style Python, sqlite-utils), BENCH_RUNS (default 3) times each. A tool whose
-# first run takes over BENCH_SLOW seconds (default 30) runs once (the 10-minute budget). Every tool's first output is
-# checked against CoreSeed's CSV store (Benchmarks/check_same.py). Prints the table of median wall
+# SQLite table and the XML (taking turns, round by round), and the peers in Benchmarks/peers/ (C
+# baseline from CSV and SQLite, sqlite3 CLI, tutorial-style Python, sqlite-utils), BENCH_RUNS
+# (default 3) times each. A peer whose first run takes over BENCH_SLOW seconds (default 30) runs
+# once (the 10-minute budget). Every tool's output is checked against CoreSeed's CSV store
+# (Benchmarks/check_same.py). Prints the table of median wall
 # seconds, bank rows/s, peak RSS (/usr/bin/time -v) and the ratio to CoreSeed-CSV, and writes it
 # to .build/bench/results.md. BENCH_SCALING=1 adds CoreSeed-CSV at 100k, 1M and 10M rows.
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/coreseed)
@@ -32,45 +33,63 @@ cc -O2 -o "$dir/baseline" Benchmarks/peers/baseline.c -lsqlite3
 
 results=()   # "tool|input|runs|median seconds|peak KB|check"
 reference="$out/coreseed-csv.sqlite"
+declare -A times_of peak_of count_of   # per "tool|input": seconds of each run, peak KB, runs
 
-# measure TOOL INPUT OUTPUT COMMAND...: runs COMMAND, checks OUTPUT against the reference, records.
+# run_once KEY OUTPUT COMMAND...: one timed run of COMMAND (writing OUTPUT), added to KEY's runs.
+run_once() {
+  local key="$1" output="$2"
+  shift 2
+  rm -f "$output"
+  local start="$EPOCHREALTIME"
+  /usr/bin/time -v -o "$dir/time.txt" "$@" || { cat "$dir/time.txt" >&2; echo "$key failed" >&2; exit 1; }
+  local end="$EPOCHREALTIME"
+  last_seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+  local kb
+  kb=$(awk '/Maximum resident set size/ { print $6 }' "$dir/time.txt")
+  times_of[$key]="${times_of[$key]:-}$last_seconds "
+  [ "$kb" -gt "${peak_of[$key]:-0}" ] && peak_of[$key]="$kb"
+  count_of[$key]=$(( ${count_of[$key]:-0} + 1 ))
+  echo "  $key run ${count_of[$key]}: ${last_seconds}s, peak RSS $((kb / 1024)) MB" >&2
+}
+
+# record KEY CHECK: KEY's median run joins the results.
+record() {
+  local key="$1" median
+  median=$(printf '%s\n' ${times_of[$key]} | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  results+=("$key|${count_of[$key]}|$median|${peak_of[$key]}|$2")
+}
+
+# check OUTPUT: "same" when OUTPUT holds the reference store's rows.
+check() {
+  if python3 Benchmarks/check_same.py "$reference" "$1" >&2; then echo same; else echo DIFFERS; fi
+}
+
+# measure TOOL INPUT OUTPUT COMMAND...: runs COMMAND up to $runs times, checks its first OUTPUT.
 measure() {
-  local tool="$1" input="$2" output="$3"
+  local key="$1|$2" output="$3" verdict
   shift 3
-  local times=() peak=0 count=0 check="reference"
-  while [ "$count" -lt "$runs" ]; do
-    rm -f "$output"
-    local start="$EPOCHREALTIME"
-    /usr/bin/time -v -o "$dir/time.txt" "$@" || { cat "$dir/time.txt" >&2; echo "$tool ($input) failed" >&2; exit 1; }
-    local end="$EPOCHREALTIME"
-    local seconds
-    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-    times+=("$seconds")
-    local kb
-    kb=$(awk '/Maximum resident set size/ { print $6 }' "$dir/time.txt")
-    [ "$kb" -gt "$peak" ] && peak="$kb"
-    count=$((count + 1))
-    echo "  $tool ($input) run $count: ${seconds}s, peak RSS $((kb / 1024)) MB" >&2
-    if [ "$count" -eq 1 ]; then
-      if [ "$output" != "$reference" ]; then
-        if python3 Benchmarks/check_same.py "$reference" "$output" >&2; then check="same"; else check="DIFFERS"; fi
-      fi
-      if [ "$runs" -gt 1 ] && awk -v s="$seconds" -v l="$slow" 'BEGIN { exit !(s > l) }'; then
-        echo "  $tool is slow: one run only" >&2
-        break
-      fi
-    fi
-  done
-  local median
-  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-  results+=("$tool|$input|$count|$median|$peak|$check")
+  run_once "$key" "$output" "$@"
+  verdict=$(check "$output")
+  if awk -v s="$last_seconds" -v l="$slow" 'BEGIN { exit !(s > l) }'; then
+    [ "$runs" -gt 1 ] && echo "  $key is slow: one run only" >&2
+  else
+    for ((round = 2; round <= runs; round++)); do run_once "$key" "$output" "$@"; done
+  fi
+  record "$key" "$verdict"
 }
 
 echo "== $rows rows, $runs runs each" >&2
-measure CoreSeed CSV "$reference" "$bin" build Benchmarks/specs/bench-csv.json --quiet
+# CoreSeed's three inputs take turns (CSV, SQLite, XML, CSV, …), so that the machine's drift weighs
+# on their ratios as little as it can.
+for ((round = 1; round <= runs; round++)); do
+  run_once "CoreSeed|CSV" "$reference" "$bin" build Benchmarks/specs/bench-csv.json --quiet
+  run_once "CoreSeed|SQLite" "$out/coreseed-sqlite.sqlite" "$bin" build Benchmarks/specs/bench-sqlite.json --quiet
+  run_once "CoreSeed|XML" "$out/coreseed-xml.sqlite" "$bin" build Benchmarks/specs/bench-xml.json --quiet
+done
+record "CoreSeed|CSV" reference
+record "CoreSeed|SQLite" "$(check "$out/coreseed-sqlite.sqlite")"
+record "CoreSeed|XML" "$(check "$out/coreseed-xml.sqlite")"
 sqlite3 "$reference" "SELECT 'INSERT INTO Z_METADATA VALUES (' || Z_VERSION || ', ' || quote(Z_UUID) || ', ' || quote(Z_PLIST) || ');' FROM Z_METADATA" > "$dir/metadata.sql"
-measure CoreSeed SQLite "$out/coreseed-sqlite.sqlite" "$bin" build Benchmarks/specs/bench-sqlite.json --quiet
-measure CoreSeed XML "$out/coreseed-xml.sqlite" "$bin" build Benchmarks/specs/bench-xml.json --quiet
 measure "C baseline" CSV "$out/baseline-csv.sqlite" "$dir/baseline" csv "$dir/banks.csv" "$out/baseline-csv.sqlite" "$dir/metadata.sql"
 measure "C baseline" SQLite "$out/baseline-sqlite.sqlite" "$dir/baseline" sqlite "$dir/banks.sqlite3" "$out/baseline-sqlite.sqlite" "$dir/metadata.sql"
 measure "sqlite3 CLI" CSV "$out/sqlite-cli.sqlite" Benchmarks/peers/sqlite-cli.sh "$dir/banks.csv" "$out/sqlite-cli.sqlite" "$dir/metadata.sql"
@@ -89,6 +108,12 @@ base=$(printf '%s\n' "${results[0]}" | cut -d'|' -f4)
     IFS='|' read -r tool input count median peak check <<<"$line"
     awk -v t="$tool" -v i="$input" -v c="$count" -v m="$median" -v p="$peak" -v k="$check" -v n="$rows" -v b="$base" \
       'BEGIN { printf "| %s | %s | %d | %.2f | %.0f | %.0f | %.2f | %s |\n", t, i, c, m, n / m, p / 1024, m / b, k }'
+  done
+  echo
+  echo "Runs (seconds, in order):"
+  for line in "${results[@]}"; do
+    key=$(printf '%s' "$line" | cut -d'|' -f1,2)
+    echo "- ${key/|/ }: ${times_of[$key]% }"
   done
   echo
   echo "Whole run (generation if any, all runs and checks): ${SECONDS} s."
