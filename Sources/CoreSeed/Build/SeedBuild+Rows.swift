@@ -265,7 +265,7 @@ extension SeedBuild {
                     }
                     return true
                 }
-                // The streaming plan looks at fields in place (no `Record` unless a value needs one).
+                // Fields are looked at in place (no `Record` unless a value needs one).
                 func handleInPlace<Reader: FieldViewReader>(_ reader: Reader) throws -> Bool {
                     while try reader.nextRaw() {
                         var input = FieldViewInput(reader: reader)
@@ -274,11 +274,11 @@ extension SeedBuild {
                     return true
                 }
                 // Each reader by its own type, so that the in-place path is compiled for it (no generic dispatch per field).
-                if streaming != nil, let csv = reader as? CSVReader, csv.readsRaw {
+                if let csv = reader as? CSVReader, csv.readsRaw {
                     guard try handleInPlace(csv) else { return }
-                } else if streaming != nil, let xml = reader as? XMLRecordReader {
+                } else if let xml = reader as? XMLRecordReader {
                     guard try handleInPlace(xml) else { return }
-                } else if streaming != nil, let table = reader as? SQLiteRecordReader, table.readsRaw {
+                } else if let table = reader as? SQLiteRecordReader, table.readsRaw {
                     guard try handleInPlace(table) else { return }
                 } else {
                     while let record = try reader.next() {
