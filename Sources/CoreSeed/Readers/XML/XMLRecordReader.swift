@@ -110,15 +110,17 @@ public final class XMLRecordReader: RecordReader {
     private func start() {
         started = true
         handoff.producerStarting()
-        let parsing = self.parsing
+        // Not retained by the thread: the reader frees the parser, after `deinit` has waited for the
+        // thread to be done with it, never the thread (which may still be running when the process exits).
+        let parsing = Unmanaged.passUnretained(self.parsing)
         let handoff = self.handoff
-        let thread = Thread { parsing.run(handoff) }
+        let thread = Thread { parsing._withUnsafeGuaranteedRef { $0.run(handoff) } }
         thread.stackSize = 8 << 20
         thread.start()
     }
 
     /// The parser, the file it reads and the scanner it feeds: set up by the reader, then used by
-    /// the parsing thread alone, and freed when both have let go of it.
+    /// the parsing thread alone until it finishes, and freed by the reader.
     /// `@unchecked Sendable`: handed to the parsing thread before it starts, not touched by the reader after.
     private final class Parsing: @unchecked Sendable {
         /// libxml2's reader of the file (plain, or gzip/xz compressed), used for its bytes only.
