@@ -57,6 +57,33 @@ import CoreSeed
         #expect(rows.last?.prefix(3) == ["5000", "Bank, 4999", "34996"])
         #expect(try scratch.query("two.sqlite", linked) == rows)
         #expect(FileManager.default.contentsEqual(atPath: scratch.path("one.sqlite"), andPath: scratch.path("two.sqlite")))
+
+        // The same records from XML (parsed on the reader's own thread, handed over in batches): the
+        // one-pass and two-pass plans give the same store, linked as from CSV.
+        var xml = "<chain>\n"
+        for record in 0..<5000 { xml += "<c id=\"\(record * 7 + 3)\"><name>Bank, \(record)</name><when>\(2000 + record % 20)-0\(1 + record % 9)-15</when></c>\n" }
+        try scratch.write("chain.xml", xml + "</chain>\n")
+        try scratch.write("spec-xml.json", """
+            { "model": "Chain.xcdatamodeld", "output": "chain.sqlite",
+              "sources": { "c": { "xml": "chain.xml", "records": "/chain/c", "fields": { "id": "@id", "name": "name", "when": "when" } } },
+              "entities": {
+                "Bank": { "from": "c", "key": "id", "attributes": { "name": "name" }, "relationships": { "branch": { "key": "id" } } },
+                "Branch": { "from": "c", "key": "id", "attributes": { "number": "id" }, "relationships": { "audit": { "key": "id" } } },
+                "Audit": { "from": "c", "key": "id", "attributes": { "when": "when" } } } }
+            """)
+        let oneXML = try scratch.run(["build", "spec-xml.json", "--output", "one-xml.sqlite", "--quiet"])
+        let twoXML = try scratch.run(["build", "spec-xml.json", "--output", "two-xml.sqlite", "--quiet", "--max-errors", "3"])
+        #expect(oneXML.status == 0 && twoXML.status == 0, "\(oneXML.stderr)\(twoXML.stderr)")
+        #expect(try scratch.query("one-xml.sqlite", linked) == rows)
+        #expect(FileManager.default.contentsEqual(atPath: scratch.path("one-xml.sqlite"), andPath: scratch.path("two-xml.sqlite")))
+
+        // A repeated key near the end fails the XML build with its line, and the previous store stays.
+        try scratch.write("chain.xml", xml + "<c id=\"3\"><name>Again</name></c>\n</chain>\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("one-xml.sqlite")))
+        let repeated = try scratch.run(["build", "spec-xml.json", "--output", "one-xml.sqlite", "--quiet"])
+        #expect(repeated.status == 1)
+        #expect(repeated.stderr == "chain.xml:5002: error: 'id' value \"3\" repeats an Audit key first seen at chain.xml:2 (Audit.key)\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("one-xml.sqlite"))) == before)
     }
 
     @Test func duplicateKeysFailTheOnePassBuild() throws {
