@@ -37,12 +37,16 @@ import CoreSeed
         var csv = "id,name,when\n"
         for record in 0..<5000 { csv += "\(record * 7 + 3),\"Bank, \(record)\",\(2000 + record % 20)-0\(1 + record % 9)-15\n" }
         try scratch.write("chain.csv", csv)
+        // Three entities keyed alike, each linked to the next by the same key.
+        let entities = """
+            "entities": {
+              "Bank": { "from": "c", "key": "id", "attributes": { "name": "name" }, "relationships": { "branch": { "key": "id" } } },
+              "Branch": { "from": "c", "key": "id", "attributes": { "number": "id" }, "relationships": { "audit": { "key": "id" } } },
+              "Audit": { "from": "c", "key": "id", "attributes": { "when": "when" } } }
+            """
         try scratch.write("spec.json", """
             { "model": "Chain.xcdatamodeld", "output": "chain.sqlite", "sources": { "c": { "csv": "chain.csv" } },
-              "entities": {
-                "Bank": { "from": "c", "key": "id", "attributes": { "name": "name" }, "relationships": { "branch": { "key": "id" } } },
-                "Branch": { "from": "c", "key": "id", "attributes": { "number": "id" }, "relationships": { "audit": { "key": "id" } } },
-                "Audit": { "from": "c", "key": "id", "attributes": { "when": "when" } } } }
+            \(entities) }
             """)
         let one = try scratch.run(["build", "spec.json", "--output", "one.sqlite", "--quiet"])
         let two = try scratch.run(["build", "spec.json", "--output", "two.sqlite", "--quiet", "--max-errors", "3"])
@@ -66,10 +70,7 @@ import CoreSeed
         try scratch.write("spec-xml.json", """
             { "model": "Chain.xcdatamodeld", "output": "chain.sqlite",
               "sources": { "c": { "xml": "chain.xml", "records": "/chain/c", "fields": { "id": "@id", "name": "name", "when": "when" } } },
-              "entities": {
-                "Bank": { "from": "c", "key": "id", "attributes": { "name": "name" }, "relationships": { "branch": { "key": "id" } } },
-                "Branch": { "from": "c", "key": "id", "attributes": { "number": "id" }, "relationships": { "audit": { "key": "id" } } },
-                "Audit": { "from": "c", "key": "id", "attributes": { "when": "when" } } } }
+            \(entities) }
             """)
         let oneXML = try scratch.run(["build", "spec-xml.json", "--output", "one-xml.sqlite", "--quiet"])
         let twoXML = try scratch.run(["build", "spec-xml.json", "--output", "two-xml.sqlite", "--quiet", "--max-errors", "3"])
