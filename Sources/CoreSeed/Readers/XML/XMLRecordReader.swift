@@ -53,8 +53,10 @@ public final class XMLRecordReader: RecordReader {
         try self.init(path: path, records: records, fields: fields, maximumDepth: maximumDepth, chunkSize: 256 * 1024)
     }
 
-    /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks for).
-    init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256, chunkSize: Int) throws(ReaderError) {
+    /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks
+    /// for). `tokenizerFirst`: false to parse with libxml2 alone (see ``XMLFastTokenizer``).
+    init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256, chunkSize: Int,
+         tokenizerFirst: Bool = true) throws(ReaderError) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.path = path
         self.maximumDepth = maximumDepth
@@ -87,14 +89,24 @@ public final class XMLRecordReader: RecordReader {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
         }
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue))
-        let plan = XMLRecordPlan(recordPath: Array(parts.dropFirst()), fields: compiled, dictionary: parser.pointee.dict)
         let handoff = self.handoff
-        let scanner = XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: min(maximumDepth, 256),
-                                       deliver: { handoff.put($0) })
-        parser.pointee._private = Unmanaged.passUnretained(scanner).toOpaque()
+        let recordPath = Array(parts.dropFirst())
+        let depthLimit = min(maximumDepth, 256)
+        parsing.makeScanner = { fedByTokenizer, skipping in
+            let plan = XMLRecordPlan(recordPath: recordPath, fields: compiled, dictionary: parser.pointee.dict)
+            return XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: depthLimit,
+                                    fedByTokenizer: fedByTokenizer, skipping: skipping, deliver: { handoff.put($0) })
+        }
         parsing.parser = parser
-        parsing.scanner = scanner
+        parsing.tokenizerFirst = tokenizerFirst
         self.parsing = parsing
+    }
+
+    /// Whether libxml2 read the document, rather than the tokenizer alone; known once the end or an
+    /// error has been returned (for tests).
+    var readByLibxml2: Bool {
+        precondition(finished || failure != nil, "the document is still being read")
+        return parsing.libxml2Read
     }
 
     /// Stops the parsing thread (it may be waiting for room in the queue) and waits for it.
@@ -124,10 +136,16 @@ public final class XMLRecordReader: RecordReader {
     /// `@unchecked Sendable`: handed to the parsing thread before it starts, not touched by the reader after.
     private final class Parsing: @unchecked Sendable {
         /// libxml2's reader of the file (plain, or gzip/xz compressed), used for its bytes only.
-        let input: xmlParserInputBufferPtr
+        var input: xmlParserInputBufferPtr
         let readSize: Int
         let file: String
         var parser: xmlParserCtxtPtr?
+        /// A scanner for the tokenizer (`true`) or for libxml2, leaving out the first records given.
+        var makeScanner: ((_ fedByTokenizer: Bool, _ skipping: Int) -> XMLRecordScanner)?
+        var tokenizerFirst = true
+        /// Whether libxml2 read the document (the tokenizer handed over, or was not asked); set before the end.
+        var libxml2Read = false
+        /// The scanner libxml2 feeds, while it parses.
         var scanner: XMLRecordScanner?
         private var readFailed = false
 
@@ -147,8 +165,41 @@ public final class XMLRecordReader: RecordReader {
         }
 
         /// The thread: the whole document, its batches handed over, then the end or the first error.
+        /// The tokenizer reads it first; where it hands over, libxml2 reads the document again from the
+        /// start and leaves out the records already delivered.
         func run(_ handoff: BatchHandoff<XMLRecordBatch>) {
-            guard let parser, let scanner else { return handoff.finish(nil) }
+            guard let parser, let makeScanner else { return handoff.finish(nil) }
+            var delivered = 0
+            if tokenizerFirst {
+                let scanner = makeScanner(true, 0)
+                var tokenizer = XMLFastTokenizer(scanner: scanner, dictionary: parser.pointee.dict) { [unowned self] buffer, count in
+                    self.readForTokenizer(buffer, count)
+                }
+                let outcome = tokenizer.run()
+                tokenizer.deallocate()
+                switch outcome {
+                case .finished:
+                    scanner.endDocument()
+                    scanner.deliverBatch()
+                    return handoff.finish(nil)
+                case .cancelled:
+                    return handoff.finish(nil)
+                case .readFailed:
+                    scanner.deliverBatch()
+                    return handoff.finish(ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file)))
+                case .handOver:
+                    delivered = scanner.deliveredRecords
+                    guard let reopened = xmlParserInputBufferCreateFilename(file, XML_CHAR_ENCODING_NONE) else {
+                        return handoff.finish(ReaderError(.cannotOpen("libxml2 could not open it"), at: SourceLocation(file: file)))
+                    }
+                    xmlFreeParserInputBuffer(input)
+                    input = reopened
+                }
+            }
+            libxml2Read = true
+            let scanner = makeScanner(false, delivered)
+            parser.pointee._private = Unmanaged.passUnretained(scanner).toOpaque()
+            self.scanner = scanner
             xmlParseDocument(parser)
             if !scanner.failed { scanner.endDocument() }
             scanner.deliverBatch()
@@ -157,6 +208,13 @@ public final class XMLRecordReader: RecordReader {
             } else {
                 handoff.finish(scanner.failure)
             }
+        }
+
+        /// The tokenizer's read: at most `readSize` bytes of the file.
+        private func readForTokenizer(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+            guard let readFile = input.pointee.readcallback else { return 0 }
+            let wanted = Int32(clamping: min(count, readSize))
+            return Int(buffer.withMemoryRebound(to: CChar.self, capacity: Int(wanted)) { readFile(input.pointee.context, $0, wanted) })
         }
 
         /// libxml2's read callback: the file's next bytes, none once the scanner has failed or been
