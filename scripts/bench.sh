@@ -8,7 +8,8 @@
 # once (the 10-minute budget). Every tool's output is checked against CoreSeed's CSV store
 # (Benchmarks/check_same.py). Prints the table of median wall
 # seconds, bank rows/s, peak RSS (/usr/bin/time -v) and the ratio to CoreSeed-CSV, and writes it
-# to .build/bench/results.md. BENCH_SCALING=1 adds CoreSeed-CSV at 100k, 1M and 10M rows.
+# to .build/bench/results.md. BENCH_SCALING=1 adds CoreSeed-CSV at 100k, 1M and 10M rows (median
+# of BENCH_RUNS runs each).
 # Usage: scripts/bench.sh [BINARY]   (default .build/release/coreseed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -124,10 +125,10 @@ if [ "${BENCH_SCALING:-0}" = 1 ]; then
   mkdir -p "$scale"
   {
     echo
-    echo "Scaling, CoreSeed from CSV, one run each:"
+    echo "Scaling, CoreSeed from CSV, median of $runs runs each:"
     echo
-    echo "| Bank rows | Wall s | Bank rows/s | Peak RSS MB |"
-    echo "|---:|---:|---:|---:|"
+    echo "| Bank rows | Wall s (median) | Bank rows/s | Peak RSS MB | Runs (s) |"
+    echo "|---:|---:|---:|---:|---|"
   } >> "$dir/results.md"
   for n in 100000 1000000 10000000; do
     if [ "$(cat "$scale/banks-$n.rows" 2>/dev/null)" != "$n 2011 csv" ]; then
@@ -136,14 +137,13 @@ if [ "${BENCH_SCALING:-0}" = 1 ]; then
     fi
     sed "s#\.build/bench/banks\.csv#.build/bench/scale/banks-$n.csv#" Benchmarks/specs/bench-csv.json > "$scale/spec-$n.json"
     sed -i 's#"\.\./\.\./#"../../../#' "$scale/spec-$n.json"
+    for ((round = 1; round <= runs; round++)); do
+      run_once "scale|$n" "$scale/store-$n.sqlite" "$bin" build "$scale/spec-$n.json" --output "$scale/store-$n.sqlite" --quiet
+    done
     rm -f "$scale/store-$n.sqlite"
-    start="$EPOCHREALTIME"
-    /usr/bin/time -v -o "$dir/time.txt" "$bin" build "$scale/spec-$n.json" --output "$scale/store-$n.sqlite" --quiet
-    end="$EPOCHREALTIME"
-    kb=$(awk '/Maximum resident set size/ { print $6 }' "$dir/time.txt")
-    awk -v n="$n" -v a="$start" -v b="$end" -v p="$kb" \
-      'BEGIN { printf "| %d | %.2f | %.0f | %.0f |\n", n, b - a, n / (b - a), p / 1024 }' >> "$dir/results.md"
-    rm -f "$scale/store-$n.sqlite"
+    median=$(printf '%s\n' ${times_of[scale|$n]} | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    awk -v n="$n" -v m="$median" -v p="${peak_of[scale|$n]}" -v r="${times_of[scale|$n]% }" \
+      'BEGIN { printf "| %d | %.2f | %.0f | %.0f | %s |\n", n, m, n / m, p / 1024, r }' >> "$dir/results.md"
   done
 fi
 cat "$dir/results.md"
