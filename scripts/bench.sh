@@ -53,11 +53,14 @@ run_once() {
   echo "  $key run ${count_of[$key]}: ${last_seconds}s, peak RSS $((kb / 1024)) MB" >&2
 }
 
+# median_of KEY: the median of KEY's run times.
+median_of() {
+  printf '%s\n' ${times_of[$1]} | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 # record KEY CHECK: KEY's median run joins the results.
 record() {
-  local key="$1" median
-  median=$(printf '%s\n' ${times_of[$key]} | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-  results+=("$key|${count_of[$key]}|$median|${peak_of[$key]}|$2")
+  results+=("$1|${count_of[$1]}|$(median_of "$1")|${peak_of[$1]}|$2")
 }
 
 # check OUTPUT: "same" when OUTPUT holds the reference store's rows.
@@ -141,7 +144,7 @@ if [ "${BENCH_SCALING:-0}" = 1 ]; then
       run_once "scale|$n" "$scale/store-$n.sqlite" "$bin" build "$scale/spec-$n.json" --output "$scale/store-$n.sqlite" --quiet
     done
     rm -f "$scale/store-$n.sqlite"
-    median=$(printf '%s\n' ${times_of[scale|$n]} | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    median=$(median_of "scale|$n")
     awk -v n="$n" -v m="$median" -v p="${peak_of[scale|$n]}" -v r="${times_of[scale|$n]% }" \
       'BEGIN { printf "| %d | %.2f | %.0f | %.0f | %s |\n", n, m, n / m, p / 1024, r }' >> "$dir/results.md"
   done

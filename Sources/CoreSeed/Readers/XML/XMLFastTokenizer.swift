@@ -322,7 +322,8 @@ struct XMLFastTokenizer {
     private mutating func comment() -> Bool {
         var cursor = position + 4
         while true {
-            while cursor + 2 >= end && !atEndOfFile {
+            // Four bytes ahead: `-->`, or a whole UTF-8 sequence.
+            while cursor + 3 >= end && !atEndOfFile {
                 let offset = cursor - position
                 guard more() else { return false }
                 cursor = position + offset
@@ -362,17 +363,13 @@ struct XMLFastTokenizer {
             if cursor >= end {
                 // The 0 after the bytes read.
                 if atEndOfFile { break }
-                deliverText(upTo: cursor)
-                guard more() else { return false }
-                cursor = position
+                guard refill(&cursor) else { return false }
             } else if byte == 0x0A {
                 line += 1
                 cursor += 1
             } else if byte == UInt8(ascii: "]") {
                 if cursor + 2 >= end && !atEndOfFile {
-                    deliverText(upTo: cursor)
-                    guard more() else { return false }
-                    cursor = position
+                    guard refill(&cursor) else { return false }
                     continue
                 }
                 if cursor + 2 < end && buffer[cursor + 1] == UInt8(ascii: "]") && buffer[cursor + 2] == UInt8(ascii: ">") { return false }
@@ -380,9 +377,7 @@ struct XMLFastTokenizer {
             } else if byte >= 0x80 {
                 let length = Self.utf8Length(buffer + cursor, available: end - cursor)
                 if length < 0 && !atEndOfFile {
-                    deliverText(upTo: cursor)
-                    guard more() else { return false }
-                    cursor = position
+                    guard refill(&cursor) else { return false }
                     continue
                 }
                 guard length > 0 else { return false }
@@ -393,6 +388,14 @@ struct XMLFastTokenizer {
             }
         }
         deliverText(upTo: cursor)
+        return true
+    }
+
+    /// Passes on the text before `cursor` and reads more; `cursor` is then where it was in the text.
+    private mutating func refill(_ cursor: inout Int) -> Bool {
+        deliverText(upTo: cursor)
+        guard more() else { return false }
+        cursor = position
         return true
     }
 

@@ -192,7 +192,7 @@ public final class XMLRecordReader: RecordReader {
                     return handoff.finish(nil)
                 case .readFailed:
                     scanner.deliverBatch()
-                    return handoff.finish(ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file)))
+                    return handoff.finish(unreadable)
                 case .handOver:
                     delivered = scanner.deliveredRecords
                     guard let reopened = xmlParserInputBufferCreateFilename(file, XML_CHAR_ENCODING_NONE) else {
@@ -209,11 +209,12 @@ public final class XMLRecordReader: RecordReader {
             xmlParseDocument(parser)
             if !scanner.failed { scanner.endDocument() }
             scanner.deliverBatch()
-            if readFailed {
-                handoff.finish(ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file)))
-            } else {
-                handoff.finish(scanner.failure)
-            }
+            handoff.finish(readFailed ? unreadable : scanner.failure)
+        }
+
+        /// A read of the file failed (libxml2's reader reports no reason).
+        private var unreadable: ReaderError {
+            ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file))
         }
 
         /// The tokenizer's read: at most `readSize` bytes of the file.
