@@ -385,12 +385,12 @@ extension SeedBuild {
 
     /// Metadata, a UUID derived from the inputs, the writer's own checks, and the rename.
     private func finish(_ writer: StoreWriter) throws {
-        let framework = plan.layout.framework.rawValue
+        let framework = plan.layout.framework
         var other: [String: PropertyListValue] = [:]
         if let version = plan.spec.seedVersion { other["CoreSeedVersion"] = .string(version) }
-        var metadata = StoreMetadata(model: plan.model, frameworkVersion: framework, other: other)
-        if framework < 1044 { metadata.hashesDigest = nil }
-        if framework < 1327 { metadata.checksum = nil }
+        var metadata = StoreMetadata(model: plan.model, frameworkVersion: framework.rawValue, other: other)
+        if !framework.hasHashesDigest { metadata.hashesDigest = nil }
+        if !framework.hasChecksum { metadata.checksum = nil }
         let timing = PhaseTiming()
         let uuid = try plan.spec.storeUUID ?? inputUUID()
         timing.mark("  store UUID from the inputs")

@@ -1,5 +1,5 @@
-/// The model's entities as Core Data numbers them: roots by name, each followed by its sub-entities
-/// depth-first (children by name). Observed in every corpus store's `Z_PRIMARYKEY`.
+/// The model's entities as Core Data numbers them: roots in case-insensitive name order, each followed
+/// by its sub-entities depth-first in the same order (§4b.1). Observed in every corpus store's `Z_PRIMARYKEY`.
 struct EntityGraph {
     let model: Model
     /// Entities in `Z_ENT` order.
@@ -12,7 +12,7 @@ struct EntityGraph {
         self.model = model
         var byName: [String: Entity] = [:]
         for entity in model.entities { byName[entity.name] = entity }
-        let precedes: (Entity, Entity) -> Bool = { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        let precedes: (Entity, Entity) -> Bool = { EntityGraph.precedes($0.name, $1.name) }
         var children: [String: [Entity]] = [:]
         for entity in model.entities {
             if let parent = entity.parentName { children[parent, default: []].append(entity) }
@@ -78,50 +78,96 @@ struct EntityGraph {
         return self.relationship(name, from: relationship.destinationEntity)?.relationship
     }
 
-    /// Many-to-many join tables: one per pair, named after the lower-numbered entity's relationship.
+    /// Core Data's name order (`caseInsensitiveCompare:` in `_sortedEntitiesForConfiguration:`, §4b.1):
+    /// ASCII letters folded to lower case; names equal but for case fall back to byte order.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        let folded = { (byte: UInt8) -> UInt8 in (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+        if a.utf8.lazy.map(folded).elementsEqual(b.utf8.lazy.map(folded)) {
+            return a.utf8.lexicographicallyPrecedes(b.utf8)
+        }
+        return a.utf8.lazy.map(folded).lexicographicallyPrecedes(b.utf8.lazy.map(folded))
+    }
+
+    /// One step of Core Data's walk over the model's relationships: `entity` sees `relationship`,
+    /// declared on `owner` (itself or an ancestor).
+    struct Visit {
+        let entity: Entity
+        let owner: Entity
+        let relationship: Relationship
+    }
+
+    /// The order in which Core Data meets relationships when it sets up many-to-many tables and order
+    /// keys (§4b.2): every entity, sub-entities included, in name order; within one, its stored
+    /// properties (own and inherited) in the bucket order of `CFBucketOrder`.
+    func relationshipVisits(members: Set<String>? = nil) -> [Visit] {
+        var visits: [Visit] = []
+        for entity in model.entities.sorted(by: { EntityGraph.precedes($0.name, $1.name) }) {
+            if let members, !members.contains(entity.name) { continue }
+            var keys = ["_ent", "_pk", "_opt"]
+            var relationships: [String: Visit] = [:]
+            for owner in lineage(entity.name).reversed() {
+                for attribute in owner.attributes where !attribute.isTransient { keys.append(attribute.name) }
+                for relationship in owner.relationships where !relationship.isTransient {
+                    keys.append(relationship.name)
+                    if !relationship.isToMany {
+                        keys.append("_" + CoreDataSchema.prefixed(relationship.name))
+                        if hasSubentities(relationship.destinationEntity), let number = numbers[relationship.destinationEntity] {
+                            keys.append("_Z\(number)_" + CoreDataSchema.uppercased(relationship.name))
+                        }
+                    }
+                    relationships[relationship.name] = Visit(entity: entity, owner: owner, relationship: relationship)
+                }
+            }
+            for key in CFBucketOrder.ordered(keys) {
+                if let visit = relationships[key] { visits.append(visit) }
+            }
+        }
+        return visits
+    }
+
+    /// Many-to-many join tables, one per pair, in the order Core Data creates them: the side it visits
+    /// first names the table after its declaring entity; each column is named after the relationship
+    /// it serves and that relationship's destination, made unique across the model in the same order.
     func joinTables(members: Set<String>?) throws(LayoutError) -> [StoreLayout.JoinTable] {
         var result: [StoreLayout.JoinTable] = []
-        var seen = Set<String>()
-        for entity in ordered {
-            if let members, !members.contains(entity.name) { continue }
-            for relationship in entity.relationships.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
-            where relationship.isToMany && !relationship.isTransient {
-                let key = "\(entity.name).\(relationship.name)"
-                guard !seen.contains(key) else { continue }
-                guard let inverseName = relationship.inverseName,
-                      let (inverseOwner, inverse) = self.relationship(inverseName, from: relationship.destinationEntity) else {
-                    throw LayoutError("to-many relationship '\(key)' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")
-                }
-                guard inverse.isToMany else { continue }  // one-to-many: the key lives on the to-one side
-                seen.insert(key)
-                seen.insert("\(inverseOwner.name).\(inverse.name)")
-                let n1 = numbers[entity.name]!, n2 = numbers[inverseOwner.name]!
-                // A is the lower-numbered side; for a reflexive pair, the relationship first by name.
-                let (a, r, b, s): (Entity, Relationship, Entity, Relationship)
-                if n1 < n2 || (n1 == n2 && relationship.name.utf8.lexicographicallyPrecedes(inverse.name.utf8)) || key == "\(inverseOwner.name).\(inverse.name)" {
-                    (a, r, b, s) = (entity, relationship, inverseOwner, inverse)
-                } else {
-                    (a, r, b, s) = (inverseOwner, inverse, entity, relationship)
-                }
-                let aNumber = numbers[a.name]!, bNumber = numbers[b.name]!
-                let table = "Z_\(aNumber)" + CoreDataSchema.uppercased(r.name)
-                let first = "Z_\(aNumber)" + CoreDataSchema.uppercased(s.name)
-                var second = "Z_\(bNumber)" + CoreDataSchema.uppercased(r.name)
-                if a.name == b.name && r.name == s.name {
-                    second = "REFLEXIVE"  // a relationship that is its own inverse (inferred: docs/LAYOUT.md)
-                } else if second == first {
-                    second += "1"
-                }
-                var orders: [StoreLayout.JoinTable.OrderColumn] = []
-                // The key column named after an ordered relationship gets a Z_FOK_ column (observed, contentful store).
-                if s.isOrdered { orders.append(.init(name: "Z_FOK_" + first.dropFirst(2), orderedColumn: first)) }
-                if r.isOrdered && second != "REFLEXIVE" {
-                    orders.append(.init(name: "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
-                }
-                result.append(.init(name: table, firstColumn: first, secondColumn: second, orderColumns: orders,
-                                    firstEntity: a.name, firstRelationship: r.name,
-                                    secondEntity: b.name, secondRelationship: s.name))
+        var claimed = Set<String>()
+        var usedColumns = Set<String>()
+        func unique(_ base: String) -> String {
+            var name = base
+            var suffix = 1
+            while usedColumns.contains(name) {
+                name = base + String(suffix)
+                suffix += 1
             }
+            usedColumns.insert(name)
+            return name
+        }
+        for visit in relationshipVisits(members: members) where visit.relationship.isToMany {
+            let (a, r) = (visit.owner, visit.relationship)
+            let key = "\(a.name).\(r.name)"
+            guard !claimed.contains(key) else { continue }
+            guard let inverseName = r.inverseName,
+                  let (b, s) = self.relationship(inverseName, from: r.destinationEntity) else {
+                throw LayoutError("to-many relationship '\(key)' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")
+            }
+            guard s.isToMany else { continue }  // one-to-many: the key lives on the to-one side
+            claimed.insert(key)
+            claimed.insert("\(b.name).\(s.name)")
+            let aNumber = numbers[a.name]!
+            let table = "Z_\(aNumber)" + CoreDataSchema.uppercased(r.name)
+            let first = unique("Z_\(numbers[s.destinationEntity]!)" + CoreDataSchema.uppercased(s.name))
+            let reflexive = a.name == b.name && r.name == s.name
+            // A relationship that is its own inverse (inferred: docs/LAYOUT.md).
+            let second = reflexive ? "REFLEXIVE" : unique("Z_\(numbers[r.destinationEntity]!)" + CoreDataSchema.uppercased(r.name))
+            var orders: [StoreLayout.JoinTable.OrderColumn] = []
+            // The key column named after an ordered relationship gets a Z_FOK_ column (observed, contentful store).
+            if s.isOrdered { orders.append(.init(name: "Z_FOK_" + first.dropFirst(2), orderedColumn: first)) }
+            if r.isOrdered && !reflexive {
+                orders.append(.init(name: "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
+            }
+            result.append(.init(name: table, firstColumn: first, secondColumn: second, orderColumns: orders,
+                                firstEntity: a.name, firstRelationship: r.name,
+                                secondEntity: b.name, secondRelationship: s.name))
         }
         return result
     }

@@ -1,4 +1,5 @@
-/// A Core Data framework version (`NSPersistenceFrameworkVersion`), which decides the era of the SQL it writes.
+/// A Core Data framework version (`NSPersistenceFrameworkVersion`), which decides the era of the SQL
+/// and metadata it writes. Every era is one row of `FrameworkVersion.eras`.
 public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: Int
 
@@ -7,14 +8,46 @@ public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConv
     /// The newest version seen in a real store (iOS 17 / macOS 14 era); the default for new stores.
     public static let newest = FrameworkVersion(1344)
 
-    /// `Z_MODELCACHE` exists from 637 on (observed: absent at 320 and 481, present at 637).
-    public var hasModelCache: Bool { rawValue >= 637 }
+    /// One change in what Core Data writes, and the first framework version that writes it.
+    public struct Era: Sendable, Equatable {
+        /// A short name for the change.
+        public let name: String
+        /// The first framework version with the change.
+        public let firstVersion: Int
+        /// What changes from this version on, and the evidence (see docs/LAYOUT.md).
+        public let change: String
+    }
+
+    /// The eras of Core Data's SQLite layout, oldest first. The same table is in docs/LAYOUT.md.
+    public static let eras: [Era] = [
+        Era(name: "modelCache", firstVersion: 637,
+            change: "Z_MODELCACHE table; uniqueness constraints as inline CONSTRAINT … UNIQUE (observed: absent at 320/481, present at 637)"),
+        Era(name: "fetchIndexes", firstVersion: 847,
+            change: "indexed and compound indexes as CREATE INDEX Z_<Entity>_<attr> … COLLATE BINARY ASC; uniqueness constraints as CREATE UNIQUE INDEX Z_<Entity>_UNIQUE_… (observed: legacy forms at 754, new at 847 and 866)"),
+        Era(name: "hashesDigest", firstVersion: 977,
+            change: "NSStoreModelVersionHashesDigest in the metadata (observed: absent at 866, present at 977)"),
+        Era(name: "checksum", firstVersion: 1327,
+            change: "NSStoreModelVersionChecksumKey in the metadata (observed: absent at 1251, present at 1327)"),
+    ]
+
+    /// Whether this version writes what era `name` introduced.
+    func has(_ name: String) -> Bool {
+        guard let era = FrameworkVersion.eras.first(where: { $0.name == name }) else {
+            preconditionFailure("no framework era named \(name)")
+        }
+        return rawValue >= era.firstVersion
+    }
+
+    /// `Z_MODELCACHE` exists, and so do uniqueness constraints (inline until `usesFetchIndexForms`).
+    public var hasModelCache: Bool { has("modelCache") }
     /// Uniqueness constraints exist from 637 on (iOS 9); older eras have none.
-    public var hasUniquenessConstraints: Bool { rawValue >= 637 }
-    /// Uniqueness constraints became `CREATE UNIQUE INDEX Z_<Entity>_UNIQUE_…` (observed at 1044; inline `CONSTRAINT` at 637).
-    /// Where between the two the switch happened is inferred: see docs/LAYOUT.md.
-    public var uniquenessAsIndex: Bool { rawValue >= FrameworkVersion.uniqueIndexEra }
-    static let uniqueIndexEra = 1044
+    public var hasUniquenessConstraints: Bool { has("modelCache") }
+    /// Indexes in fetch-index form (`Z_<Entity>_…`) and uniqueness constraints as unique indexes.
+    public var usesFetchIndexForms: Bool { has("fetchIndexes") }
+    /// The metadata carries `NSStoreModelVersionHashesDigest`.
+    public var hasHashesDigest: Bool { has("hashesDigest") }
+    /// The metadata carries `NSStoreModelVersionChecksumKey`.
+    public var hasChecksum: Bool { has("checksum") }
 
     public static func < (lhs: FrameworkVersion, rhs: FrameworkVersion) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }

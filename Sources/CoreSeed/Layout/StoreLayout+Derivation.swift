@@ -23,11 +23,18 @@ extension StoreLayout {
         }
         if let members { try graph.checkConfiguration(members, name: configuration ?? "") }
 
+        // Where each relationship is first met in Core Data's walk (§4b.2), which orders `Z_FOK_` columns (§4b.3).
+        var visitOrder: [String: Int] = [:]
+        for (position, visit) in graph.relationshipVisits().enumerated() {
+            let key = "\(visit.owner.name).\(visit.relationship.name)"
+            if visitOrder[key] == nil { visitOrder[key] = position }
+        }
         var tables: [Table] = []
         var indexes: [Index] = []
         for rootInfo in infos where rootInfo.superNumber == 0 && rootInfo.isInConfiguration {
             let hierarchy = graph.hierarchy(of: rootInfo.name)
-            let builder = try TableBuilder(graph: graph, hierarchy: hierarchy, tableName: rootInfo.tableName, framework: framework)
+            let builder = try TableBuilder(graph: graph, hierarchy: hierarchy, tableName: rootInfo.tableName,
+                                           framework: framework, visitOrder: visitOrder)
             tables.append(builder.table)
             indexes += builder.indexes
         }
@@ -55,7 +62,7 @@ private struct TableBuilder {
     /// name, then its to-one relationships by name), then stably sorted by this rank, so ties keep build order.
     /// Observed in the corpus; the UUID-before-other-blobs split is observed once (see docs/LAYOUT.md).
     private enum Rank: Int, Comparable {
-        case fixed, integer, orderKey, dateOrFloat, decimal, text, uuid, blob
+        case fixed, integer, orderKey, dateOrFloat, decimal, text, uuid, transformable, binary
         static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -66,7 +73,8 @@ private struct TableBuilder {
         case .decimal: .decimal
         case .string, .uri: .text
         case .uuid: .uuid
-        case .binary, .transformable: .blob
+        case .transformable: .transformable
+        case .binary: .binary
         case .undefined, .objectID, .composite: nil
         }
     }
@@ -87,7 +95,8 @@ private struct TableBuilder {
         { $0[keyPath: name].utf8.lexicographicallyPrecedes($1[keyPath: name].utf8) }
     }
 
-    init(graph: EntityGraph, hierarchy: [Entity], tableName: String, framework: FrameworkVersion) throws(LayoutError) {
+    init(graph: EntityGraph, hierarchy: [Entity], tableName: String, framework: FrameworkVersion,
+         visitOrder: [String: Int]) throws(LayoutError) {
         var built: [(rank: Rank, column: StoreLayout.Column)] = [
             (.fixed, .init(name: CoreDataSchema.primaryKey, sqlType: "INTEGER PRIMARY KEY", role: .primaryKey)),
             (.fixed, .init(name: CoreDataSchema.entityColumn, sqlType: "INTEGER", role: .entity)),
@@ -131,7 +140,7 @@ private struct TableBuilder {
                 property: "\(entity.name).\(attribute.name)")
         }
 
-        var orderKeys: [(String, StoreLayout.Column.Role)] = []
+        var orderKeys: [(visit: Int, name: String, role: StoreLayout.Column.Role)] = []
         for entity in hierarchy {
             for attribute in entity.attributes.sorted(by: TableBuilder.byName(\.name)) where !attribute.isTransient {
                 try addAttribute(attribute, of: entity)
@@ -145,96 +154,28 @@ private struct TableBuilder {
                     add("Z\(number)_" + CoreDataSchema.uppercased(relationship.name), .integer, "INTEGER",
                         .toOneEntity(entity: entity.name, relationship: relationship.name))
                 }
-                if let inverse = graph.inverse(of: relationship, in: entity.name), inverse.isToMany, inverse.isOrdered {
-                    orderKeys.append(("Z_FOK_" + CoreDataSchema.uppercased(relationship.name),
+                if let inverseName = relationship.inverseName,
+                   let (inverseOwner, inverse) = graph.relationship(inverseName, from: relationship.destinationEntity),
+                   inverse.isToMany, inverse.isOrdered {
+                    // Met as the ordered to-many side (Wire ZMESSAGE), not as the to-one that holds the key.
+                    let visitKey = "\(inverseOwner.name).\(inverse.name)"
+                    orderKeys.append((visitOrder[visitKey] ?? Int.max, "Z_FOK_" + CoreDataSchema.uppercased(relationship.name),
                                       .toOneOrder(entity: entity.name, relationship: relationship.name)))
                 }
             }
         }
-        // Inferred: Core Data adds the order keys of ordered one-to-many relationships in a later pass,
-        // so they follow every integer column of the table.
-        for (name, role) in orderKeys { add(name, .orderKey, "INTEGER", role) }
+        // Core Data adds the order keys of ordered one-to-many relationships in a later pass, in the order
+        // it meets their relationships (§4b.3), so they follow every integer column of the table.
+        for key in orderKeys.sorted(by: { $0.visit < $1.visit }) { add(key.name, .orderKey, "INTEGER", key.role) }
         let columns = built.enumerated().sorted { a, b in
             a.element.rank != b.element.rank ? a.element.rank < b.element.rank : a.offset < b.offset
         }.map(\.element.column)
 
-        // Resolves a property name as seen from `entity` (own or inherited) to its column.
-        func column(_ property: String, of entity: Entity) throws(LayoutError) -> String {
-            var current: Entity? = entity
-            while let e = current {
-                if let name = columnOf["\(e.name).\(property)"] { return name }
-                current = e.parentName.flatMap { graph.entity($0) }
-            }
-            throw LayoutError("'\(entity.name)' names '\(property)' in an index or constraint, but it has no such stored property")
-        }
-
-        var inline: [[String]] = []
-        var uniqueIndexes: [StoreLayout.Index] = []
-        var compound: [StoreLayout.Index] = []
-        var fetch: [StoreLayout.Index] = []
-        var indexed: [StoreLayout.Index] = []
-        var toOneIndexes: [StoreLayout.Index] = []
-        func index(_ name: String, _ columns: String, unique: Bool = false) -> StoreLayout.Index {
-            .init(name: name, table: tableName,
-                  sql: "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(tableName) (\(columns))")
-        }
-        for column in columns {
-            switch column.role {
-            case .attribute(let entity, let attribute, _):
-                if graph.entity(entity)?.attribute(named: attribute)?.isIndexed == true {
-                    indexed.append(index("\(tableName)_\(column.name)_INDEX", column.name))
-                }
-            case .toOne:
-                toOneIndexes.append(index("\(tableName)_\(column.name)_INDEX", column.name))
-            default: break
-            }
-        }
-        for entity in hierarchy {
-            for names in entity.compoundIndexes where !names.isEmpty {
-                var cols: [String] = []
-                for name in names { cols.append(try column(name, of: entity)) }
-                compound.append(index(([tableName] + cols).joined(separator: "_"), cols.joined(separator: ", ")))
-            }
-            if framework.hasUniquenessConstraints {
-                for names in entity.uniquenessConstraints where !names.isEmpty {
-                    var cols: [String] = []
-                    for name in names { cols.append(try column(name, of: entity)) }
-                    if framework.uniquenessAsIndex {
-                        uniqueIndexes.append(index("Z_\(entity.name)_UNIQUE_" + names.joined(separator: "_"),
-                                                   cols.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", "), unique: true))
-                    } else {
-                        inline.append(cols)
-                    }
-                }
-            }
-            for fetchIndex in entity.fetchIndexes {
-                guard ModelValidator.isValidName(fetchIndex.name) else {
-                    throw LayoutError("fetch index '\(fetchIndex.name)' of '\(entity.name)' must be letters, digits and underscores")
-                }
-                var parts: [String] = []
-                for element in fetchIndex.elements {
-                    guard let property = element.property, element.expression == nil else {
-                        throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' has an expression element; expression indexes are not supported")
-                    }
-                    guard element.type == "Binary" else {
-                        throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' is of type \(element.type); only Binary fetch indexes are supported")
-                    }
-                    parts.append("\(try column(property, of: entity)) COLLATE BINARY \(element.isAscending ? "ASC" : "DESC")")
-                }
-                guard !parts.isEmpty else { continue }
-                // A one-element fetch index on a to-one key adds nothing to the key's own index (inferred).
-                if fetchIndex.elements.count == 1, let property = fetchIndex.elements[0].property,
-                   graph.relationship(property, from: entity.name).map({ !$0.relationship.isToMany }) == true {
-                    continue
-                }
-                fetch.append(index("Z_\(entity.name)_\(fetchIndex.name)", parts.joined(separator: ", ")))
-            }
-        }
-        var entityIndex: [StoreLayout.Index] = []
-        if hierarchy.count > 1 {
-            entityIndex.append(index("\(tableName)_Z_ENT_INDEX", CoreDataSchema.entityColumn))
-        }
-        self.indexes = indexed + toOneIndexes + entityIndex + compound + uniqueIndexes + fetch
+        var indexes = TableIndexes(graph: graph, hierarchy: hierarchy, tableName: tableName,
+                                   framework: framework, columnOf: columnOf)
+        try indexes.derive(columns: columns)
+        self.indexes = indexes.statements
+        let inline = indexes.inlineUniqueConstraints
         self.table = StoreLayout.Table(name: tableName, rootEntity: hierarchy[0].name, columns: columns,
                                        inlineUniqueConstraints: inline)
     }

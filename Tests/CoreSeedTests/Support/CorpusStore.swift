@@ -9,6 +9,8 @@ struct CorpusStore: Sendable, CustomStringConvertible {
     let modelVersion: String?
     let frameworkVersion: Int
     let xmlModel: Bool
+    /// The app migrated this store in place: its SQL text keeps history a fresh store lacks (§4b.8).
+    let migrated: Bool
 
     var description: String { name }
 
@@ -21,7 +23,8 @@ struct CorpusStore: Sendable, CustomStringConvertible {
             guard let name = entry["name"] as? String, let store = entry["store"] as? String,
                   let model = entry["model"] as? String, let framework = entry["frameworkVersion"] as? Int else { return nil }
             return CorpusStore(name: name, store: store, model: model, modelVersion: entry["modelVersion"] as? String,
-                               frameworkVersion: framework, xmlModel: entry["xmlModel"] as? Bool ?? false)
+                               frameworkVersion: framework, xmlModel: entry["xmlModel"] as? Bool ?? false,
+                               migrated: entry["migrated"] as? Bool ?? false)
         }
     }()
 
