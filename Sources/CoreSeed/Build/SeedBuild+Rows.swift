@@ -419,7 +419,9 @@ extension SeedBuild {
         }
         thread.start()
         var check = StoreVerifier.Report()
-        let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.spec.configuration)
+        // A new store must be a fresh Core Data store to the letter; an updated one keeps its history.
+        let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.spec.configuration,
+                                     standard: existing == nil ? .freshStore : .runTime)
         let verified = Result { try verifier.verify(database, into: &check, integrity: false) }
         let integrity = try result.wait().get()
         try verified.get()

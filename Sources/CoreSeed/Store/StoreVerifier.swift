@@ -3,8 +3,25 @@ import Foundation
 /// Checks a store against a model: which version wrote it (its hashes match), then schema,
 /// `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys, metadata keys and `PRAGMA integrity_check`.
 ///
+/// A store is judged by what Core Data addresses at run time (entity numbers and names, tables,
+/// column names and types, join tables, hashes, metadata): history that a store migrated in place keeps
+/// (quoted renamed tables, `ADD COLUMN` text, stale indexes, renaming identifiers in `Z_PRIMARYKEY`)
+/// is a note, and what Core Data tolerates in real stores (dangling keys) a warning. A store CoreSeed
+/// has just built is held to `Standard.freshStore`: the SQL text of a fresh store, no dangling key.
+///
+/// Every check that queries a table or column first finds it in the `StoredSchema`, so a missing or
+/// misnamed one is reported as the schema difference it is, never as an SQLite error.
+///
 /// Works on a `StoreSnapshot`, so a WAL store is read with its `-wal` and never modified.
 public struct StoreVerifier {
+    /// How strictly a store is judged.
+    public enum Standard: Sendable {
+        /// What Core Data addresses at run time must agree (any store an app wrote).
+        case runTime
+        /// Also the SQL text of a fresh store, and no dangling key (a store CoreSeed just built).
+        case freshStore
+    }
+
     /// What `verify` found.
     public struct Report: Sendable, Equatable {
         /// The model version whose hashes equal the store's, if any.
@@ -13,17 +30,24 @@ public struct StoreVerifier {
         public var frameworkVersion: Int?
         /// One line per difference; empty when the store matches.
         public var differences: [String] = []
-        /// Facts worth knowing that are not differences (sidecar files, row counts).
+        /// What Core Data tolerates but a careful reader wants to know (dangling keys in a store
+        /// CoreSeed did not build, a differing `NSStoreModelVersionIdentifiers`); `--strict` fails on them.
+        public var warnings: [String] = []
+        /// Facts worth knowing that are not differences (sidecar files, migration history).
         public var notes: [String] = []
         public var isMatch: Bool { differences.isEmpty }
+        /// Whether the store passes: no difference, and no warning when `strict`.
+        public func passes(strict: Bool) -> Bool { differences.isEmpty && (!strict || warnings.isEmpty) }
     }
 
     public let versions: ModelVersions
     public let configuration: String?
+    public let standard: Standard
 
-    public init(versions: ModelVersions, configuration: String? = nil) {
+    public init(versions: ModelVersions, configuration: String? = nil, standard: Standard = .runTime) {
         self.versions = versions
         self.configuration = configuration
+        self.standard = standard
     }
 
     /// Verifies the store at `path`.
@@ -59,6 +83,10 @@ public struct StoreVerifier {
             return
         }
         report.matchedVersion = model.versionName
+        if metadata.versionIdentifiers != [model.versionIdentifier] {
+            let quoted = { (list: [String]) in "[" + list.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+            report.warnings.append("NSStoreModelVersionIdentifiers is \(quoted(metadata.versionIdentifiers)), model version \(model.versionName) says \(quoted([model.versionIdentifier])) (Core Data matches a store by its hashes alone and does not use this key)")
+        }
         if let digest = metadata.hashesDigest, digest != hashes.digest {
             report.differences.append("NSStoreModelVersionHashesDigest is \(digest), the model's is \(hashes.digest)")
         }
@@ -68,9 +96,10 @@ public struct StoreVerifier {
 
         let layout = try StoreLayout(model: model, configuration: configuration,
                                      framework: FrameworkVersion(metadata.frameworkVersion))
-        try checkSchema(database, layout, into: &report)
-        try checkPrimaryKeys(database, layout, into: &report)
-        try checkRows(database, layout, into: &report)
+        let schema = try StoredSchema.read(database)
+        checkSchema(schema, layout, into: &report)
+        try checkPrimaryKeys(database, schema, layout, model: model, into: &report)
+        try checkRows(database, schema, layout, into: &report)
         if integrity { report.differences += try StoreVerifier.integrityProblems(database) }
     }
 
@@ -111,88 +140,6 @@ public struct StoreVerifier {
         }
         if metadata.versionHashes.isEmpty {
             report.differences.append("NSStoreModelVersionHashes is missing or empty")
-        }
-    }
-
-    /// Statements Core Data does not derive from the model: SQLite's own and persistent-history tables.
-    private static func isForeignStatement(name: String, table: String) -> Bool {
-        name.hasPrefix("sqlite_") || ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(table)
-    }
-
-    private func checkSchema(_ database: SQLiteDatabase, _ layout: StoreLayout, into report: inout Report) throws {
-        var stored: [String] = []
-        for row in try database.rows("SELECT name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid") {
-            guard case .text(let name) = row[0], case .text(let table) = row[1], case .text(let sql) = row[2] else { continue }
-            if !StoreVerifier.isForeignStatement(name: name, table: table) { stored.append(sql) }
-        }
-        let expected = layout.statements
-        let storedSet = Set(stored), expectedSet = Set(expected)
-        for statement in expected where !storedSet.contains(statement) {
-            report.differences.append("schema: missing \(statement)")
-        }
-        for statement in stored where !expectedSet.contains(statement) {
-            report.differences.append("schema: unexpected \(statement)")
-        }
-    }
-
-    private func checkPrimaryKeys(_ database: SQLiteDatabase, _ layout: StoreLayout, into report: inout Report) throws {
-        let rows = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
-        var found: [Int: (String, Int, Int64)] = [:]
-        for row in rows {
-            guard case .integer(let ent) = row[0] else { continue }
-            let name: String = if case .text(let n) = row[1] { n } else { "" }
-            let superNumber: Int64 = if case .integer(let s) = row[2] { s } else { -1 }
-            let max: Int64 = if case .integer(let m) = row[3] { m } else { 0 }
-            found[Int(ent)] = (name, Int(superNumber), max)
-        }
-        for entity in layout.entities {
-            guard let row = found.removeValue(forKey: entity.number) else {
-                report.differences.append("Z_PRIMARYKEY: no row for entity \(entity.name) (Z_ENT \(entity.number))")
-                continue
-            }
-            if row.0 != entity.name || row.1 != entity.superNumber {
-                report.differences.append("Z_PRIMARYKEY: Z_ENT \(entity.number) is \(row.0) with Z_SUPER \(row.1), expected \(entity.name) with Z_SUPER \(entity.superNumber)")
-            }
-            if entity.superNumber == 0, entity.isInConfiguration, layout.table(forEntity: entity.name) != nil {
-                let table = entity.tableName
-                if case .integer(let highest)? = try database.scalar("SELECT max(Z_PK) FROM \(table)"), highest > row.2 {
-                    report.differences.append("Z_PRIMARYKEY: Z_MAX of \(entity.name) is \(row.2) but \(table) holds Z_PK \(highest)")
-                }
-            }
-        }
-        for (number, row) in found.sorted(by: { $0.key < $1.key }) {
-            report.differences.append("Z_PRIMARYKEY: unexpected row Z_ENT \(number) (\(row.0))")
-        }
-    }
-
-    private func checkRows(_ database: SQLiteDatabase, _ layout: StoreLayout, into report: inout Report) throws {
-        let names = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name) = row[0] { return name }
-            return nil
-        })
-        for table in layout.tables where names.contains(table.name) {
-            let allowed = layout.entities.filter { $0.tableName == table.name && !$0.isAbstract }.map { String($0.number) }
-            let list = allowed.isEmpty ? "NULL" : allowed.joined(separator: ", ")
-            if case .integer(let bad)? = try database.scalar("SELECT count(*) FROM \(table.name) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list))"), bad > 0 {
-                report.differences.append("\(table.name): \(bad) row(s) with a Z_ENT that is not a concrete entity of this table (\(list))")
-            }
-            for column in table.columns {
-                guard case .toOne(let entity, let relationship, let destination) = column.role,
-                      let target = layout.table(forEntity: destination), names.contains(target.name) else { continue }
-                let sql = "SELECT count(*) FROM \(table.name) WHERE \(column.name) IS NOT NULL AND \(column.name) NOT IN (SELECT Z_PK FROM \(target.name))"
-                if case .integer(let dangling)? = try database.scalar(sql), dangling > 0 {
-                    report.differences.append("\(table.name).\(column.name): \(dangling) dangling key(s) (\(entity).\(relationship) → \(destination))")
-                }
-            }
-        }
-        for join in layout.joinTables where names.contains(join.name) {
-            for (column, entity) in [(join.firstColumn, join.firstEntity), (join.secondColumn, join.secondEntity)] {
-                guard let target = layout.table(forEntity: entity) else { continue }
-                let sql = "SELECT count(*) FROM \(join.name) WHERE \(column) NOT IN (SELECT Z_PK FROM \(target.name))"
-                if case .integer(let dangling)? = try database.scalar(sql), dangling > 0 {
-                    report.differences.append("\(join.name).\(column): \(dangling) dangling key(s) (→ \(entity))")
-                }
-            }
         }
     }
 }

@@ -5,31 +5,37 @@ enum VerifyCommand: Command {
     static let name = "verify"
     static let summary = "check a store against a model (hashes, schema, keys, integrity)"
     static let usage = """
-        Usage: coreseed verify STORE --model MODEL [--configuration NAME] [--json]
+        Usage: coreseed verify STORE --model MODEL [--configuration NAME] [--strict] [--json]
 
         Says which version of the model wrote the store (its version hashes match), then checks the
         schema, Z_PRIMARYKEY, Z_ENT values, dangling keys, metadata keys and PRAGMA integrity_check.
-        Exit 0 when the store matches, 1 with one line per difference. The store is read from a
-        private copy: a WAL store and its -wal file are never modified.
+        What Core Data addresses at run time must agree: entity numbers and names, tables, column
+        names and types, join tables, hashes. History of a store migrated in place (quoted renamed
+        tables, ADD COLUMN text, stale indexes, renaming identifiers) is a note; what Core Data
+        tolerates (dangling keys, NSStoreModelVersionIdentifiers) a warning.
+        Exit 0 when the store matches, 1 with one line per difference (--strict: warnings too).
+        The store is read from a private copy: a WAL store and its -wal file are never modified.
 
         Example: coreseed verify Outputs/FailedBanksCD.sqlite --model Inputs/FailedBanksCD.xcdatamodeld
         """
 
     static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: ["model", "configuration"], flags: ["json"])
+        let arguments = try Arguments(words, options: ["model", "configuration"], flags: ["json", "strict"])
         try arguments.requirePositionals(["STORE"])
         guard let modelPath = arguments.option("model") else { throw Arguments.UsageError(message: "missing --model MODEL") }
         let store = arguments.positionals[0]
+        let strict = arguments.flag("strict")
         let versions = try ModelVersions.load(path: modelPath)
         let report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration")).verify(storeAt: store)
         if arguments.flag("json") {
             var json = JSONWriter()
             json.object { json in
                 json.field("store", store)
-                json.field("ok", report.isMatch)
+                json.field("ok", report.passes(strict: strict))
                 json.field("modelVersion", report.matchedVersion)
                 json.field("frameworkVersion", report.frameworkVersion)
                 json.field("differences", report.differences)
+                json.field("warnings", report.warnings)
                 json.field("notes", report.notes)
             }
             Terminal.out(json.text)
@@ -38,9 +44,10 @@ enum VerifyCommand: Command {
                 Terminal.out("\(store): written by model version '\(version)' (framework \(report.frameworkVersion.map(String.init) ?? "?"))")
             }
             for note in report.notes { Terminal.out("\(store): note: \(note)") }
+            for warning in report.warnings { Terminal.error("\(store): warning: \(warning)") }
             for difference in report.differences { Terminal.error("\(store): error: \(difference)") }
-            if report.isMatch { Terminal.out("\(store): OK") }
+            if report.passes(strict: strict) { Terminal.out("\(store): OK") }
         }
-        return report.isMatch ? .success : .failure
+        return report.passes(strict: strict) ? .success : .failure
     }
 }

@@ -26,9 +26,12 @@ import Testing
         }
         if let digest = metadata.hashesDigest { #expect(computed.digest == digest) }
         if let checksum = metadata.checksum { #expect(computed.checksum == checksum) }
-        // Identifiers are not hashed, so a store may carry an older one: objcio-moody1's model says "1",
-        // its store [""] (the identifier was set after the store was written).
-        if entry.name != "objcio-moody1" {
+        // Identifiers are not hashed and Core Data does not match stores by them (§4b.13), so a store may
+        // carry another: objcio-moody1's model says "1", its store [""]; carekit-samplestore2.0's store
+        // has []. `verify` reports such a difference as a warning (StoreVerifierTests).
+        if ["objcio-moody1", "carekit-samplestore2.0"].contains(entry.name) {
+            #expect(metadata.versionIdentifiers != [model.versionIdentifier])
+        } else {
             #expect(metadata.versionIdentifiers == [model.versionIdentifier])
         }
         #expect(metadata.autoVacuumLevel == "2")

@@ -1,0 +1,100 @@
+/// The checks that read rows: `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys. Each first finds its table
+/// and columns in the `StoredSchema`; what is missing was already reported by the schema check.
+extension StoreVerifier {
+    /// Whether `table` exists with every one of `columns`.
+    static func has(_ schema: StoredSchema, table: String, columns: [String]) -> Bool {
+        guard let stored = schema.table(table) else { return false }
+        let names = Set(stored.columns.map(\.name))
+        return columns.allSatisfy(names.contains)
+    }
+
+    /// A name checked to be safe in SQL text (our layout's names: letters, digits, underscores), quoted.
+    static func quoted(_ name: String) -> String {
+        precondition(ModelValidator.isValidName(name), "layout names are validated identifiers")
+        return "\"\(name)\""
+    }
+
+    func checkPrimaryKeys(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
+                          into report: inout Report) throws {
+        let table = CoreDataSchema.primaryKeyTable
+        guard StoreVerifier.has(schema, table: table, columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) else { return }
+        let rows = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
+        var found: [Int: (name: String, superNumber: Int, max: Int64)] = [:]
+        for row in rows {
+            guard case .integer(let ent) = row[0] else { continue }
+            let name: String = if case .text(let n) = row[1] { n } else { "" }
+            let superNumber: Int64 = if case .integer(let s) = row[2] { s } else { -1 }
+            let max: Int64 = if case .integer(let m) = row[3] { m } else { 0 }
+            found[Int(ent)] = (name, Int(superNumber), max)
+        }
+        let renamingIdentifiers = Dictionary(model.entities.compactMap { entity in
+            entity.renamingIdentifier.map { (entity.name, $0) }
+        }, uniquingKeysWith: { first, _ in first })
+        var misplaced: [Int] = []
+        for entity in layout.entities {
+            guard let row = found.removeValue(forKey: entity.number) else {
+                if let elsewhere = found.first(where: { $0.value.name == entity.name }) {
+                    misplaced.append(elsewhere.key)
+                    report.differences.append("Z_PRIMARYKEY: entity \(entity.name) is Z_ENT \(elsewhere.key), expected Z_ENT \(entity.number) (Core Data would read its rows as another entity)")
+                } else {
+                    report.differences.append("Z_PRIMARYKEY: no row for entity \(entity.name) (Z_ENT \(entity.number))")
+                }
+                continue
+            }
+            var nameAgrees = row.name == entity.name
+            if !nameAgrees, standard == .runTime, let old = renamingIdentifiers[entity.name], row.name == old {
+                nameAgrees = true
+                report.notes.append("migrated in place: Z_PRIMARYKEY names entity \(entity.name) (Z_ENT \(entity.number)) by its renaming identifier '\(old)'")
+            }
+            if !nameAgrees || row.superNumber != entity.superNumber {
+                report.differences.append("Z_PRIMARYKEY: Z_ENT \(entity.number) is \(row.name) with Z_SUPER \(row.superNumber), expected \(entity.name) with Z_SUPER \(entity.superNumber)")
+            }
+            if entity.superNumber == 0, entity.isInConfiguration, layout.table(forEntity: entity.name) != nil,
+               StoreVerifier.has(schema, table: entity.tableName, columns: [CoreDataSchema.primaryKey]) {
+                let table = StoreVerifier.quoted(entity.tableName)
+                if case .integer(let highest)? = try database.scalar("SELECT max(Z_PK) FROM \(table)"), highest > row.max {
+                    report.differences.append("Z_PRIMARYKEY: Z_MAX of \(entity.name) is \(row.max) but \(entity.tableName) holds Z_PK \(highest)")
+                }
+            }
+        }
+        for (number, row) in found.sorted(by: { $0.key < $1.key }) where !misplaced.contains(number) {
+            report.differences.append("Z_PRIMARYKEY: unexpected row Z_ENT \(number) (\(row.name))")
+        }
+    }
+
+    func checkRows(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, into report: inout Report) throws {
+        let key = CoreDataSchema.primaryKey
+        func dangling(_ line: String) {
+            if standard == .freshStore { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
+        }
+        for table in layout.tables where StoreVerifier.has(schema, table: table.name, columns: [key, CoreDataSchema.entityColumn]) {
+            let name = StoreVerifier.quoted(table.name)
+            let allowed = layout.entities.filter { $0.tableName == table.name && !$0.isAbstract }.map { String($0.number) }
+            let list = allowed.isEmpty ? "NULL" : allowed.joined(separator: ", ")
+            if case .integer(let bad)? = try database.scalar("SELECT count(*) FROM \(name) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list))"), bad > 0 {
+                report.differences.append("\(table.name): \(bad) row(s) with a Z_ENT that is not a concrete entity of this table (\(list))")
+            }
+            for column in table.columns {
+                guard case .toOne(let entity, let relationship, let destination) = column.role,
+                      let target = layout.table(forEntity: destination),
+                      StoreVerifier.has(schema, table: table.name, columns: [column.name]),
+                      StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
+                let sql = "SELECT count(*) FROM \(name) WHERE \(StoreVerifier.quoted(column.name)) IS NOT NULL AND \(StoreVerifier.quoted(column.name)) NOT IN (SELECT Z_PK FROM \(StoreVerifier.quoted(target.name)))"
+                if case .integer(let count)? = try database.scalar(sql), count > 0 {
+                    dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(entity).\(relationship) → \(destination))")
+                }
+            }
+        }
+        for join in layout.joinTables {
+            for (column, entity) in [(join.firstColumn, join.firstEntity), (join.secondColumn, join.secondEntity)] {
+                guard let target = layout.table(forEntity: entity),
+                      StoreVerifier.has(schema, table: join.name, columns: [column]),
+                      StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
+                let sql = "SELECT count(*) FROM \(StoreVerifier.quoted(join.name)) WHERE \(StoreVerifier.quoted(column)) NOT IN (SELECT Z_PK FROM \(StoreVerifier.quoted(target.name)))"
+                if case .integer(let count)? = try database.scalar(sql), count > 0 {
+                    dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity))")
+                }
+            }
+        }
+    }
+}
