@@ -157,13 +157,15 @@ struct EntityGraph {
             let table = "Z_\(aNumber)" + CoreDataSchema.uppercased(r.name)
             let first = unique("Z_\(numbers[s.destinationEntity]!)" + CoreDataSchema.uppercased(s.name))
             let reflexive = a.name == b.name && r.name == s.name
-            // A relationship that is its own inverse (inferred: docs/LAYOUT.md).
+            // A relationship that is its own inverse (decompiled CoreData: NSSQLManyToMany `inverseColumnName`).
             let second = reflexive ? "REFLEXIVE" : unique("Z_\(numbers[r.destinationEntity]!)" + CoreDataSchema.uppercased(r.name))
             var orders: [StoreLayout.JoinTable.OrderColumn] = []
             // The key column named after an ordered relationship gets a Z_FOK_ column (observed, contentful store).
             if s.isOrdered { orders.append(.init(name: "Z_FOK_" + first.dropFirst(2), orderedColumn: first)) }
-            if r.isOrdered && !reflexive {
-                orders.append(.init(name: "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
+            if r.isOrdered {
+                // An ordered relationship that is its own inverse keeps its second order in FOK_REFLEXIVE
+                // (decompiled CoreData, NSSQLManyToMany `inverseOrderColumnName`).
+                orders.append(.init(name: reflexive ? "FOK_REFLEXIVE" : "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
             }
             result.append(.init(name: table, firstColumn: first, secondColumn: second, orderColumns: orders,
                                 firstEntity: a.name, firstRelationship: r.name,

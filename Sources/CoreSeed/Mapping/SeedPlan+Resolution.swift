@@ -88,6 +88,10 @@ private struct PlanResolver {
             guard let (_, relationship) = graph.relationship(relationshipName, from: name), !relationship.isTransient else {
                 throw fail("\(linkContext): '\(name)' has no relationship '\(relationshipName)'")
             }
+            if relationship.isToMany, relationship.isOrdered, relationship.inverseName == relationship.name,
+               relationship.destinationEntity == name || graph.lineage(name).contains(where: { $0.name == relationship.destinationEntity }) {
+                throw fail("\(linkContext): '\(name).\(relationshipName)' is ordered and its own inverse; CoreSeed cannot reproduce the two orders Core Data keeps for it (Z_FOK_ and FOK_REFLEXIVE), so it does not seed it")
+            }
             if relationshipSpec.foreignKey != nil {
                 guard relationship.isToMany, let inverse = graph.inverse(of: relationship, in: name), !inverse.isToMany else {
                     throw fail("\(linkContext): 'foreignKey' needs a to-many relationship whose inverse is to-one")
