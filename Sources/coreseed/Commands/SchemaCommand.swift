@@ -8,7 +8,9 @@ enum SchemaCommand: Command {
         Usage: coreseed schema MODEL [--model-version NAME] [--configuration NAME] [--framework-version N]
 
         Prints every CREATE statement, one per line, each ending in ';'. The default is the newest
-        Core Data form; --framework-version reproduces an older era (e.g. 637: inline UNIQUE constraints).
+        Core Data form; --framework-version reproduces an older era: below 637 no Z_MODELCACHE and no
+        uniqueness constraints, below 847 legacy index names and inline UNIQUE constraints
+        (docs/LAYOUT.md lists the eras).
 
         Example: coreseed schema Model.xcdatamodeld --model-version "Model 2" --framework-version 637
         """
