@@ -119,3 +119,34 @@ import CoreSeed
         #expect(newest.stdout == modern.stdout)
     }
 }
+
+/// `verify` on files that are not Core Data stores: one line each, no SQLite or Swift internals.
+@Suite struct VerifyNonStoreTests {
+    static let model = StoreOps.corpus.appendingPathComponent("bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
+
+    @Test func aPlainSQLiteDatabaseIsNotACoreDataStore() throws {
+        let scratch = try Scratch()
+        do {
+            let database = try SQLiteDatabase(path: scratch.path("plain.sqlite"), mode: .readWriteCreate)
+            try database.execute("CREATE TABLE t (x)")
+        }
+        let result = try scratch.run(["verify", "plain.sqlite", "--model", Self.model])
+        #expect(result.status == 1)
+        #expect(result.stderr == "plain.sqlite: error: no Z_METADATA table with Z_UUID and Z_PLIST: not a Core Data store (tables: t)\n")
+    }
+
+    @Test func aBrokenMetadataPlistIsNamedWithoutATemporaryPath() throws {
+        let (result, store) = try VerifyCorpusTests.verifyAltered("bnr-coredatastack-testmodel", "UPDATE Z_METADATA SET Z_PLIST = x'00'")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(store): error: Z_METADATA: Z_PLIST is not a property list"))
+        #expect(!result.stderr.contains("coreseed-snapshot") && !result.stderr.contains("StoreMetadataError"))
+    }
+
+    @Test func aViewInPlaceOfAnEntityTableIsNamed() throws {
+        let (result, store) = try VerifyCorpusTests.verifyAltered("bnr-coredatastack-testmodel",
+            "DROP TABLE ZBOOK; CREATE VIEW ZBOOK AS SELECT 1 AS Z_PK, 2 AS Z_ENT, 1 AS Z_OPT, 'x' AS ZTITLE")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(store): error: schema: missing table ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) for entity Book\n"))
+        #expect(result.stderr.contains("\(store): error: schema: unexpected view ZBOOK: CREATE VIEW ZBOOK"))
+    }
+}

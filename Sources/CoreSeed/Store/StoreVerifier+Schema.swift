@@ -11,9 +11,12 @@ extension StoreVerifier {
         let isJoin: Bool
     }
 
-    /// Tables Core Data does not derive from the model: SQLite's own and persistent history's.
+    /// Tables Core Data does not derive from the model: SQLite's own, and those of Core Data's ancillary
+    /// models (persistent history `ACHANGE`, `ATRANSACTION`…, CloudKit mirroring `ANSCK…`), which it names
+    /// `A` + the entity name where the model's tables are `Z` + the name (decompiled
+    /// `NSSQLStoreMappingGenerator generateTableName:isAncillary:`).
     static func isForeign(_ name: String) -> Bool {
-        name.hasPrefix("sqlite_") || ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(name)
+        name.hasPrefix("sqlite_") || !name.hasPrefix("Z")
     }
 
     static func expectedTables(_ layout: StoreLayout) -> [ExpectedTable] {

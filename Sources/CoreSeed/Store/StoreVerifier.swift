@@ -64,11 +64,20 @@ public struct StoreVerifier {
     /// Verifies an open store (used by the writer on its own temporary file).
     /// `integrity: false` leaves out `PRAGMA integrity_check` (for a caller that runs it alongside).
     public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true) throws {
+        let schema = try StoredSchema.read(database)
+        guard StoreVerifier.has(schema, table: CoreDataSchema.metadataTable, columns: ["Z_UUID", "Z_PLIST"]) else {
+            let tables = schema.tables.map(\.name).filter { !$0.hasPrefix("sqlite_") }
+            report.differences.append("no Z_METADATA table with Z_UUID and Z_PLIST: not a Core Data store (tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", ")))")
+            return
+        }
         let (_, metadata): (String, StoreMetadata)
         do {
             (_, metadata) = try StoreMetadata.read(from: database)
-        } catch {
-            report.differences.append("cannot read Z_METADATA: \(error)")
+        } catch let error as StoreMetadataError {
+            report.differences.append("Z_METADATA: \(error.message)")
+            return
+        } catch let error as SQLiteError {
+            report.differences.append("Z_METADATA cannot be read: \(error.message)")
             return
         }
         report.frameworkVersion = metadata.frameworkVersion
@@ -96,7 +105,6 @@ public struct StoreVerifier {
 
         let layout = try StoreLayout(model: model, configuration: configuration,
                                      framework: FrameworkVersion(metadata.frameworkVersion))
-        let schema = try StoredSchema.read(database)
         checkSchema(schema, layout, into: &report)
         try checkPrimaryKeys(database, schema, layout, model: model, into: &report)
         try checkRows(database, schema, layout, into: &report)
