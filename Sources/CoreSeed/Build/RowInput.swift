@@ -7,10 +7,10 @@ protocol RowInput {
     /// The record (made on first use when the input is bytes).
     mutating func record() throws -> Record
     /// Appends `fill`'s value when the fast path can decide it; false when the general path must.
-    func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool
+    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool
     /// Adds the one-field key in `field` to `index` when it is an integer seen for the first time;
     /// false otherwise (not an integer key, or a duplicate), for the full check to decide.
-    func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool
+    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool
 }
 
 /// A record from any reader.
@@ -24,7 +24,7 @@ struct RecordInput: RowInput {
     func record() -> Record { full }
 
     @inline(__always)
-    func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
+    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
         guard fill.constant == nil, let field = fill.fieldIndex else { return false }
         switch full.values[field] {
         case .text(var text): return text.withUTF8 { FastFill.append(.text($0), fill, to: &batch) }
@@ -34,7 +34,7 @@ struct RecordInput: RowInput {
     }
 
     @inline(__always)
-    func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
+    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool {
         guard let number = NaturalKey.integer(full.values[field]) else { return false }
         return index.keys.insert(integer: number)
     }
@@ -57,13 +57,13 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
     }
 
     @inline(__always)
-    func appendFast(_ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
+    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
         guard fill.constant == nil, let field = fill.fieldIndex else { return false }
         return FastFill.append(reader.fieldView(field), fill, to: &batch)
     }
 
     @inline(__always)
-    func insertIfIntegerKey(field: Int, into index: SeedBuild.SharedKeyIndex) -> Bool {
+    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool {
         guard let number = NaturalKey.integer(reader.fieldView(field)) else { return false }
         return index.keys.insert(integer: number)
     }
@@ -73,12 +73,12 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
 /// ``ValueCoercer/coerceFast(_:)`` (text) or ``ValueCoercer/acceptsFast(integer:)`` decides it.
 enum FastFill {
     @inline(__always)
-    static func append(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowPipe.Batch) -> Bool {
+    static func append(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
         switch view {
         case .text(let bytes):
             guard let value = fill.coercer.coerceFast(bytes) else { return false }
             // A default replaces blank text, even for String attributes: the general path decides.
-            if fill.defaultValue != nil && SeedBuild.isBlank(bytes) { return false }
+            if fill.defaultValue != nil && AttributeFill.isBlank(bytes) { return false }
             switch value {
             case .integer(let number): batch.values.append(.integer(number))
             case .real(let number): batch.values.append(.real(number))

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Runs a seed spec: reads every source twice (keys first, then rows), resolves relationships by
-/// natural key in between, and writes the store through a `StoreWriter`.
+/// Runs a seed spec: decides the plan (`BuildPlan`), numbers the rows (as read, or by a `KeyPass`),
+/// writes them (`RowProducer` reading on one thread, `RowWriter` writing on this one), then finishes
+/// the store (`SeedBuild+Finish.swift`).
 ///
-/// Two reads instead of one plus UPDATEs: reading and converting cost a few per cent of a build,
-/// SQLite's writes the rest, so each row is inserted once, complete, with its to-one keys.
-/// Not `Sendable`: holds the per-entity state of one run.
-public final class SeedBuild {
+/// Every row is inserted once, complete, with its to-one keys: reading and converting cost a few per
+/// cent of a build, SQLite's writes the rest.
+public enum SeedBuild {
     /// What the command line controls.
     public struct Options: Sendable {
         /// Overrides the spec's `output`.
@@ -27,25 +27,25 @@ public final class SeedBuild {
         public init() {}
     }
 
-    let plan: SeedPlan
-    /// The model's entities as Core Data numbers them, built once (relationship resolution asks it per link).
-    let graph: EntityGraph
-    let options: Options
-    let specPath: String
-    let specDirectory: String
-    var states: [EntityState]
-    var joinRows: [String: [JoinRow]] = [:]
-    var joinSeen: [String: Set<JoinRow>] = [:]
-    var errors: [MappingError] = []
-    var report = BuildReport()
+    /// Where a build's rows go, decided once.
+    enum Destination {
+        /// A dry run: rows are made and checked, nothing is written.
+        case nowhere
+        /// A new store, written to a temporary file and renamed over the output.
+        case newStore(StoreWriter)
+        /// An existing store, updated in a copy that replaces it.
+        case existingStore(StoreWriter, ExistingRows, insertOnly: Bool)
 
-    init(plan: SeedPlan, options: Options, specPath: String) {
-        self.plan = plan
-        self.graph = EntityGraph(model: plan.model)
-        self.options = options
-        self.specPath = specPath
-        self.specDirectory = plan.spec.directory
-        self.states = Array(repeating: EntityState(), count: plan.entities.count)
+        var writer: StoreWriter? {
+            switch self {
+            case .nowhere: nil
+            case .newStore(let writer), .existingStore(let writer, _, _): writer
+            }
+        }
+
+        var existing: ExistingRows? {
+            if case .existingStore(_, let rows, _) = self { rows } else { nil }
+        }
     }
 
     /// Loads the spec at `specPath`, builds the store, and returns what was done.
@@ -56,280 +56,184 @@ public final class SeedBuild {
         let versions = try ModelVersions.load(path: spec.resolve(spec.model))
         let model = try versions.version(named: spec.modelVersion)
         let framework = FrameworkVersion(spec.frameworkVersion ?? FrameworkVersion.newest.rawValue)
-        let plan = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
-                                framework: framework)
-        let build = SeedBuild(plan: plan, options: options, specPath: specPath)
+        let mapping = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
+                                   framework: framework)
         let mode = options.mode ?? spec.mode
-        var writer: StoreWriter?
+        let plan = BuildPlan(mapping: mapping, specPath: specPath, options: options, updatesAStore: mode != .replace)
+        let output = outputPath(spec: spec, options: options)
+        let destination: Destination
         if mode != .replace {
-            writer = try build.openExisting(versions: versions, model: model, insertOnly: mode == .insert)
+            let target = options.into ?? output
+            let (writer, rows) = try openExisting(target, versions: versions, model: model, plan: plan, options: options)
+            destination = .existingStore(writer, rows, insertOnly: mode == .insert)
+        } else if options.dryRun {
+            destination = .nowhere
         } else {
-            build.streaming = build.streamingSlots()
-            if !options.dryRun {
-                writer = try StoreWriter(layout: plan.layout, targetPath: build.output)
-                build.startInputUUID()
-            }
+            destination = .newStore(try StoreWriter(layout: mapping.layout, targetPath: output))
         }
-        build.writer = writer
+        let finish = Finish(plan: plan, options: options, destination: destination, output: output)
+        if case .newStore = destination { finish.startInputUUID() }
         do {
-            let timing = PhaseTiming()
-            if build.streaming == nil {
-                try build.readKeys()
-                timing.mark("pass 1: keys")
-                build.assignPrimaryKeys()
-                try build.resolveLinks()
-                try build.readJoinSources()
-                timing.mark("relationships")
-            }
-            try build.writeRows()
-            timing.mark("pass 2: rows, indexes, checks")
+            var report = try build(plan, destination: destination, finish: finish, options: options)
+            report.seconds = Date().timeIntervalSince(started)
+            return report
         } catch {
-            build.stopInputUUID()
-            writer?.abandon()
+            finish.stopInputUUID()
+            destination.writer?.abandon()
             throw error
         }
-        build.report.seconds = Date().timeIntervalSince(started)
-        return build.report
     }
 
-    var output: String {
+    static func outputPath(spec: SeedSpec, options: Options) -> String {
         if let output = options.output { return output }
-        if let output = plan.spec.output { return plan.spec.resolve(output) }
-        return plan.spec.resolve("store.sqlite")
+        if let output = spec.output { return spec.resolve(output) }
+        return spec.resolve("store.sqlite")
     }
 
-    // MARK: - Errors
-
-    /// Records a rejected value; throws once more than `maxErrors` have been seen.
-    func reject(_ error: MappingError) throws {
-        errors.append(error)
-        if errors.count > options.maxErrors {
-            throw BuildFailure(problems: errors, report: report)
+    /// The two passes and the finish.
+    private static func build(_ plan: BuildPlan, destination: Destination, finish: Finish, options: Options) throws -> BuildReport {
+        let mapping = plan.mapping
+        let timing = PhaseTiming()
+        let existing = destination.existing
+        var insertOnly = false
+        if case .existingStore(_, _, let only) = destination { insertOnly = only }
+        var keys = KeyPass(plan: plan, existing: existing, insertOnly: insertOnly)
+        var entities: [RowProducer.EntityRows]
+        switch plan.numbering {
+        case .asRead(let slots):
+            entities = slots.map { RowProducer.EntityRows(slots: $0) }
+        case .byKeyPass:
+            try keys.readKeys(progress: options.progress)
+            timing.mark("pass 1: keys")
+            keys.assignPrimaryKeys()
+            try keys.resolveLinks()
+            try keys.readJoinSources()
+            timing.mark("relationships")
+            entities = keys.states.map { state in
+                RowProducer.EntityRows(primaryKeys: state.primaryKeys, matched: state.existingPrimaryKeys, toOneKeys: state.toOneKeys,
+                                       toOneEntities: state.toOneEntities, toOneOrders: state.toOneOrders, unresolved: state.unresolved)
+            }
         }
+        let rows = try destination.writer.map { writer in
+            try RowWriter(writer: writer, mapping: mapping, numberedByInsertion: plan.isNumberedAsRead, updatesAStore: existing != nil,
+                          updateStatement: { entity, index, source in
+                              try updateStatement(for: entity, toOneKeys: keys.states[index].toOneKeys, source: source, store: writer.store)
+                          })
+        }
+        let indexes = rows?.prepared.indexes ?? RowStatements.Indexes.unwritten(mapping)
+        var producer = RowProducer(plan: plan, entities: entities, statements: indexes, rejections: keys.rejections)
+        entities = []  // the producer holds the only copy now
+        if let rows {
+            producer = try writeRows(producer, into: rows)
+        } else {
+            try producer.produce(send: { _ in true })
+        }
+        timing.mark("pass 2: rows")
+
+        var report = BuildReport()
+        for (index, entity) in mapping.entities.enumerated() {
+            let state = keys.states.isEmpty ? EntityState() : keys.states[index]
+            report.entities.append(.init(name: entity.name, rows: producer.produced[index], rejected: state.rejected,
+                                         updated: rows?.updated[index] ?? 0,
+                                         unchanged: (rows?.unchanged[index] ?? 0) + producer.unchanged[index] + state.skippedExisting))
+        }
+        for join in mapping.layout.joinTables {
+            if let joinRows = keys.joinRows[join.name], !joinRows.isEmpty { report.joinRows[join.name] = joinRows.count }
+        }
+        try rows?.writeJoinRows(keys.joinRows, layout: mapping.layout, ignoringDuplicates: existing != nil)
+        report.rejected = producer.rejections.errors
+        var maxPrimaryKeys = keys.maxPrimaryKeys
+        if plan.isNumberedAsRead {
+            for (index, entity) in mapping.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }
+        }
+        report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys)
+        return report
     }
 
-    func mappingError(_ record: Record, fieldIndex: Int?, field: String, entity: String, attribute: String,
-                      failure: CoercionFailure) -> MappingError {
-        var location = record.location
-        if let fieldIndex, let columns = record.fieldColumns, fieldIndex < columns.count { location.column = columns[fieldIndex] }
-        return MappingError(location: location, field: field, entity: entity, attribute: attribute, failure: failure)
-    }
-
-    /// The value of one attribute for one record: the constant, else the field, else the default;
-    /// NULL for a non-optional attribute is a failure.
-    @inline(__always)
-    func value(_ fill: AttributeFill, _ record: Record) throws(CoercionFailure) -> SQLiteValue {
-        let input = fill.constant ?? (fill.fieldIndex.map { record.values[$0] } ?? .null)
-        var result = try fill.coercer.coerce(input)
-        if let defaultValue = fill.defaultValue, result == .null || SeedBuild.isBlank(input) {
-            result = try fill.coercer.coerce(defaultValue)
+    /// Runs `producer` on a reading thread of its own while this thread writes what it hands over;
+    /// returns the producer as it finished (its tallies and rejected values).
+    private static func writeRows(_ producer: RowProducer, into rows: RowWriter) throws -> RowProducer {
+        let handoff = BatchHandoff<RowBatch, any Error>(capacity: 3)
+        let finished = ThreadResult<RowProducer>()
+        handoff.producerStarting()
+        let thread = Thread {
+            var producer = producer
+            do {
+                try producer.produce(send: handoff.put)
+                handoff.finish(nil)
+            } catch {
+                handoff.finish(error)
+            }
+            finished.set(.success(producer))
         }
-        if case .null = result, !fill.isOptional {
-            throw CoercionFailure.required(input, type: fill.type)
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            try rows.consume(handoff)
+        } catch {
+            let failure = handoff.cancelAndWait()
+            _ = finished.wait()
+            throw failure ?? error
         }
+        let result = try finished.wait().get()
+        PhaseTiming().mark(String(format: "  rows (reader waited %.2f s, SQLite waited %.2f s)", handoff.producerWaited, handoff.consumerWaited))
         return result
     }
 
-    /// Empty or all-space text: "no value" for the purpose of defaults, even for String attributes.
-    static func isBlank(_ value: FieldValue) -> Bool {
-        guard case .text(let text) = value else { return false }
-        return isBlank(text.utf8)
-    }
-
-    /// ``isBlank(_:)`` of text given as UTF-8 bytes.
-    @inline(__always)
-    static func isBlank<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
-    }
-
-    // MARK: - Pass 1: keys
-
-    /// Entities fed by the same list of sources: each source is read once per pass for all of them.
-    struct SourceGroup {
-        let entities: [Int]
-    }
-
-    /// The entities grouped by their source lists, in entity order.
-    private(set) lazy var sourceGroups: [SourceGroup] = computeSourceGroups()
-
-    private func computeSourceGroups() -> [SourceGroup] {
-        var groups: [[String]: [Int]] = [:]
-        var order: [[String]] = []
-        for (index, entity) in plan.entities.enumerated() {
-            let names = entity.sources.map(\.name)
-            if groups[names] == nil { order.append(names) }
-            groups[names, default: []].append(index)
+    /// Checks that the store to update matches the model (as `verify` judges a store Core Data wrote:
+    /// migration history is fine), copies it to the temporary file, and reads the keys of its rows.
+    private static func openExisting(_ target: String, versions: ModelVersions, model: Model, plan: BuildPlan,
+                                     options: Options) throws -> (StoreWriter, ExistingRows) {
+        let single = ModelVersions(versions: [model], currentVersionName: model.versionName, path: versions.path)
+        let report = try StoreVerifier(versions: single, configuration: options.configuration ?? plan.mapping.spec.configuration)
+            .verify(storeAt: target)
+        guard report.isMatch else {
+            let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
+            throw StoreError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
         }
-        return order.map { SourceGroup(entities: groups[$0]!) }
+        let writer = try StoreWriter(updating: target, layout: plan.mapping.layout)
+        do {
+            return (writer, try ExistingRows.load(writer.store, plan: plan))
+        } catch {
+            writer.abandon()
+            throw error
+        }
     }
 
-    /// The fields any entity of `group` needs from source `sourceIndex`; nil for all.
-    func projection(_ group: SourceGroup, sourceIndex: Int, fieldCount: Int, values: Bool) -> [Bool] {
-        var wanted = Array(repeating: false, count: fieldCount)
-        for index in group.entities {
-            let source = plan.entities[index].sources[sourceIndex]
-            for field in source.keyFields { wanted[field] = true }
-            for fields in source.linkFields { for field in fields { wanted[field] = true } }
-            guard values else { continue }
-            for fill in source.fills {
-                if case .attribute(let attribute) = fill, let field = attribute.fieldIndex { wanted[field] = true }
+    /// `UPDATE` of the columns the input feeds, only when one of them changes: `Z_OPT` counts real
+    /// changes. Returns the statement and, per table column, its parameter (nil: not updated).
+    private static func updateStatement(for entity: EntityPlan, toOneKeys: [[Int64]], source: SourcePlan,
+                                        store: SQLiteDatabase) throws -> (SQLiteStatement, [Int32?])? {
+        var parameters: [Int32?] = []
+        var assignments: [String] = [], changes: [String] = []
+        for (offset, fill) in source.fills.enumerated() {
+            let column = entity.table.columns[offset].name
+            var fed: Bool
+            switch fill {
+            case .attribute(let attribute): fed = attribute.fieldIndex != nil || attribute.constant != nil
+            case .toOne(let slot), .toOneEntity(let slot), .toOneOrder(let slot):
+                fed = toOneKeys[slot].contains { $0 != 0 }
+            default: fed = false
             }
+            guard fed else { parameters.append(nil); continue }
+            let number = Int32(assignments.count + 1)
+            parameters.append(number)
+            assignments.append("\(column) = ?\(number)")
+            changes.append("\(column) IS NOT ?\(number)")
         }
-        return wanted
+        guard !assignments.isEmpty else { return nil }
+        let key = assignments.count + 1
+        let sql = "UPDATE \(entity.table.name) SET Z_OPT = Z_OPT + 1, \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(key) AND (\(changes.joined(separator: " OR ")))"
+        return (try store.prepare(sql), parameters)
     }
+}
 
-    /// Reads every source once: validates values (when errors are tolerated), builds each entity's key
-    /// index under its duplicate policy, and collects the destination keys of every field link.
-    func readKeys() throws {
-        let validate = options.maxErrors > 0 || options.dryRun
-        for group in sourceGroups {
-            var locals = group.entities.map { index in
-                var state = EntityState()
-                state.linkKeys = Array(repeating: LinkKeys(), count: plan.entities[index].fieldLinks.count)
-                return state
-            }
-            let sourceCount = plan.entities[group.entities[0]].sources.count
-            for sourceIndex in 0..<sourceCount {
-                let first = plan.entities[group.entities[0]].sources[sourceIndex]
-                let reader = try first.spec.openReader(relativeTo: specDirectory)
-                reader.project(projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: validate))
-                var read = 0
-                while let record = try reader.next() {
-                    for (slot, index) in group.entities.enumerated() {
-                        try readKeys(record, entityIndex: index, source: plan.entities[index].sources[sourceIndex],
-                                     validate: validate, state: &locals[slot])
-                    }
-                    read += 1
-                    if read & 0xFFFF == 0 { options.progress?("\(first.name): \(read) records read") }
-                }
-            }
-            for (slot, index) in group.entities.enumerated() { states[index] = locals[slot] }
-        }
+extension RowStatements.Indexes {
+    /// The indexes of a dry run: no statement (rows are made and checked, never written).
+    static func unwritten(_ mapping: SeedPlan) -> Self {
+        var indexes = Self()
+        indexes.insert = Array(repeating: -1, count: mapping.entities.count)
+        indexes.update = mapping.entities.map { Array(repeating: nil, count: $0.sources.count) }
+        return indexes
     }
-
-    /// Pass 1 for one record of one entity.
-    @inline(__always)
-    private func readKeys(_ record: Record, entityIndex index: Int, source: SourcePlan, validate: Bool,
-                          state: inout EntityState) throws {
-        let entity = plan.entities[index]
-        let ordinal = state.count
-        state.count += 1
-        var keep = true
-        if validate {
-            for fill in source.fills {
-                guard case .attribute(let attribute) = fill else { continue }
-                do {
-                    _ = try value(attribute, record)
-                } catch {
-                    keep = false
-                    try reject(mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
-                                            entity: entity.name, attribute: attribute.attribute.name, failure: error))
-                }
-            }
-        }
-        if entity.hasKey && keep {
-            keep = try indexKey(record, ordinal: ordinal, source: source, entity: entity, state: &state)
-        }
-        if keep, let existing {
-            let key = storedKey(record, source: source, reader: existing.keyReaders[index])
-            let primaryKey = key.flatMap { existing.keys[index][$0] } ?? 0
-            if primaryKey != 0 && insertOnly {
-                keep = false
-                state.skippedExisting += 1
-            }
-            state.existingPrimaryKeys.append(primaryKey)
-        } else if existing != nil {
-            state.existingPrimaryKeys.append(0)
-        }
-        if !keep && !(insertOnly && state.existingPrimaryKeys.last ?? 0 != 0) { state.rejected += 1 }
-        state.kept.append(keep)
-        for (link, fields) in zip(entity.fieldLinks.indices, source.linkFields) {
-            if fields.count == 1 {
-                state.linkKeys[link].append(NaturalKey.keys(record.values[fields[0]], separator: entity.fieldLinks[link].separator))
-            } else {
-                state.linkKeys[link].append(single: NaturalKey.key(record.values, at: fields))
-            }
-        }
-    }
-
-    /// Adds the record's key to the index under the duplicate policy; false when the record gets no row.
-    private func indexKey(_ record: Record, ordinal: Int, source: SourcePlan, entity: EntityPlan,
-                          state: inout EntityState) throws -> Bool {
-        let field = entity.keyFieldName ?? ""
-        guard let key = NaturalKey.key(record.values, at: source.keyFields) else {
-            try reject(mappingError(record, fieldIndex: source.keyFields.first, field: field, entity: entity.name,
-                                    attribute: "key", failure: .required(.null, type: .string)))
-            return false
-        }
-        guard let earlier = state.keyIndex[key] else {
-            state.keyIndex[key] = Int32(ordinal)
-            return true
-        }
-        switch entity.duplicatePolicy {
-        case .error:
-            let firstSeen = try locate(entity: entity, ordinal: Int(earlier))
-            try reject(mappingError(record, fieldIndex: source.keyFields.first, field: field, entity: entity.name,
-                                    attribute: "key", failure: .duplicateKey(NaturalKey.display(key), entity: entity.name,
-                                                                              firstSeen: firstSeen.description)))
-            return false
-        case .first:
-            return false
-        case .last:
-            state.kept[Int(earlier)] = false
-            state.rejected += 1
-            state.keyIndex[key] = Int32(ordinal)
-            return true
-        }
-    }
-
-    /// The location of record `ordinal` of `entity`, found by reading its sources again (error paths only).
-    func locate(entity: EntityPlan, ordinal: Int) throws -> SourceLocation {
-        var seen = 0
-        for source in entity.sources {
-            let reader = try source.spec.openReader(relativeTo: specDirectory)
-            while let record = try reader.next() {
-                if seen == ordinal { return record.location }
-                seen += 1
-            }
-        }
-        return SourceLocation(file: entity.name)
-    }
-
-    /// Numbers the kept records: one counter per hierarchy root, entities in `Z_ENT` order.
-    func assignPrimaryKeys() {
-        var counters: [String: Int64] = existing?.maxPrimaryKeys ?? [:]
-        for (index, entity) in plan.entities.enumerated() {
-            var counter = counters[entity.rootName] ?? 0
-            let matched = states[index].existingPrimaryKeys
-            states[index].primaryKeys = states[index].kept.enumerated().map { ordinal, keep in
-                guard keep else { return 0 }
-                if !matched.isEmpty, matched[ordinal] != 0 { return matched[ordinal] }
-                counter += 1
-                return counter
-            }
-            states[index].kept = []
-            counters[entity.rootName] = counter
-            let slots = entity.toOneSlots.count, count = states[index].count
-            states[index].toOneKeys = Array(repeating: Array(repeating: 0, count: count), count: slots)
-            states[index].toOneEntities = Array(repeating: Array(repeating: 0, count: count), count: slots)
-            states[index].toOneOrders = Array(repeating: Array(repeating: 0, count: count), count: slots)
-        }
-        maxPrimaryKeys = counters
-    }
-    var maxPrimaryKeys: [String: Int64] = [:]
-    /// The store being written (nil in a dry run).
-    var writer: StoreWriter?
-    /// The store an upsert updates, and whether only new rows are added.
-    var existing: ExistingRows?
-    var insertOnly = false
-    var candidateCache: [String: [Int]] = [:]
-    /// The streaming plan's to-one sources, when the build runs in one pass.
-    var streaming: [[SlotSource]]?
-    /// The store UUID being hashed from the inputs on its own thread.
-    var pendingUUID: ThreadResult<String>?
-    let uuidStop = StopFlag()
-    /// Pass 2 tallies kept by the reading thread.
-    var producedRows: [Int] = []
-    var producedUnchanged: [Int] = []
-    var orderCounters: [String: [Int64: Int64]] = [:]
 }

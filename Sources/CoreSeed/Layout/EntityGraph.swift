@@ -1,6 +1,6 @@
 /// The model's entities as Core Data numbers them: roots in case-insensitive name order, each followed
 /// by its sub-entities depth-first in the same order (§4b.1). Observed in every corpus store's `Z_PRIMARYKEY`.
-struct EntityGraph {
+struct EntityGraph: Sendable {
     let model: Model
     /// Entities in `Z_ENT` order.
     let ordered: [Entity]

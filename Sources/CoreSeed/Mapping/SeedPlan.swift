@@ -1,7 +1,7 @@
 import Foundation
 
 /// How one column of an entity's table gets its value for each record.
-enum ColumnFill {
+enum ColumnFill: Sendable {
     case primaryKey
     case entityNumber
     case optimisticLock
@@ -45,7 +45,7 @@ final class AttributeFill: Sendable {
 }
 
 /// One source feeding an entity: its reader's field names and a fill per table column.
-struct SourcePlan {
+struct SourcePlan: Sendable {
     let name: String
     let spec: SourceSpec
     let fieldNames: [String]
@@ -57,7 +57,7 @@ struct SourcePlan {
 }
 
 /// A relationship whose destination keys come from fields of the entity's own records.
-struct FieldLink {
+struct FieldLink: Sendable {
     /// The entity whose records carry the keys.
     let entity: String
     /// The relationship on that entity (declared on it or inherited).
@@ -68,7 +68,7 @@ struct FieldLink {
 }
 
 /// A relationship fed by a join source: each record links two keys.
-struct JoinLink {
+struct JoinLink: Sendable {
     let entity: String
     let relationship: Relationship
     let sourceName: String
@@ -81,7 +81,7 @@ struct JoinLink {
 }
 
 /// One seeded entity.
-struct EntityPlan {
+struct EntityPlan: Sendable {
     let name: String
     let number: Int
     let rootName: String
@@ -99,7 +99,7 @@ struct EntityPlan {
 
 /// A seed spec resolved against the model, its layout and the sources' field names: everything the
 /// build needs, checked before any row is read.
-struct SeedPlan {
+struct SeedPlan: Sendable {
     let spec: SeedSpec
     let model: Model
     let layout: StoreLayout

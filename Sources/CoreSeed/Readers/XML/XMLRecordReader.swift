@@ -42,7 +42,7 @@ public final class XMLRecordReader: RecordReader {
 
     private let fileLocation: SourceLocation
     private let parsing: Parsing
-    private let handoff = BatchHandoff<XMLRecordBatch>(capacity: 8)
+    private let handoff = BatchHandoff<XMLRecordBatch, ReaderError>(capacity: 8)
     private var started = false
     /// The batch being read, the current record's index in it, and (for ``fieldView(_:)``, which
     /// reads them for every field) that record's slots and the batch's text.
@@ -173,7 +173,7 @@ public final class XMLRecordReader: RecordReader {
         /// The thread: the whole document, its batches handed over, then the end or the first error.
         /// The tokenizer reads it first; where it hands over, libxml2 reads the document again from the
         /// start and leaves out the records already delivered.
-        func run(_ handoff: BatchHandoff<XMLRecordBatch>) {
+        func run(_ handoff: BatchHandoff<XMLRecordBatch, ReaderError>) {
             guard let parser, let makeScanner else { return handoff.finish(nil) }
             var delivered = 0
             if tokenizerFirst {

@@ -1,5 +1,5 @@
 /// Relationship resolution: natural keys → `Z_PK`s, both sides of every relationship.
-extension SeedBuild {
+extension KeyPass {
     /// A row found by key: which seeded entity, which record (nil for a row only in the existing
     /// store of an upsert), and its `Z_PK`.
     struct Target {
@@ -10,7 +10,7 @@ extension SeedBuild {
 
     /// The row of `destination` (or one of its sub-entities) whose key is `key`: a record of the input,
     /// else (in an upsert) a row already in the store.
-    func lookup(_ destination: String, _ key: String) -> Target? {
+    mutating func lookup(_ destination: String, _ key: String) -> Target? {
         let indexes = candidates(for: destination)
         for index in indexes {
             if let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 {
@@ -23,20 +23,12 @@ extension SeedBuild {
         return nil
     }
 
-    /// Seeded entities whose rows are `destination` rows: itself and its sub-entities.
-    func candidates(for destination: String) -> [Int] {
-        if let cached = candidateCache[destination] { return cached }
-        let result = plan.entities.indices.filter { graph.lineage(plan.entities[$0].name).contains { $0.name == destination } }
-        candidateCache[destination] = result
-        return result
-    }
-
     /// Resolves every field link (keys gathered in the first pass).
-    func resolveLinks() throws {
-        for (index, entity) in plan.entities.enumerated() {
+    mutating func resolveLinks() throws {
+        for (index, entity) in mapping.entities.enumerated() {
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
                 let relationship = link.relationship
-                let inverse = graph.inverse(of: relationship, in: entity.name)
+                let inverse = plan.graph.inverse(of: relationship, in: entity.name)
                 let keys = states[index].linkKeys[linkIndex]
                 for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
@@ -57,8 +49,8 @@ extension SeedBuild {
     }
 
     /// Records one link in the to-one columns of either side, or as a join row.
-    func link(from source: Target, to target: Target, relationship: Relationship, inverse: Relationship?, position: Int) throws {
-        let sourceEntity = plan.entities[source.entity], targetEntity = plan.entities[target.entity]
+    mutating func link(from source: Target, to target: Target, relationship: Relationship, inverse: Relationship?, position: Int) throws {
+        let sourceEntity = mapping.entities[source.entity], targetEntity = mapping.entities[target.entity]
         let sourceKey = source.primaryKey, targetKey = target.primaryKey
         if !relationship.isToMany {
             guard let ordinal = source.ordinal else { return }
@@ -86,8 +78,8 @@ extension SeedBuild {
             return
         }
         // Many-to-many: a join row; A (the join table's first entity) may be either side.
-        guard let owner = graph.relationship(relationship.name, from: sourceEntity.name)?.owner.name,
-              let join = plan.layout.joinTables.first(where: {
+        guard let owner = plan.graph.relationship(relationship.name, from: sourceEntity.name)?.owner.name,
+              let join = mapping.layout.joinTables.first(where: {
                   ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
                       || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
               }) else { return }
@@ -107,7 +99,7 @@ extension SeedBuild {
     }
 
     /// The next 1-based position in the ordered relationship `scope` of the row with key `key`.
-    func nextOrder(_ scope: String, _ key: Int64) -> Int64 {
+    mutating func nextOrder(_ scope: String, _ key: Int64) -> Int64 {
         let next = (orderCounters[scope]?[key] ?? 0) + 1
         orderCounters[scope, default: [:]][key] = next
         return next
@@ -115,18 +107,18 @@ extension SeedBuild {
 
     /// Reads each join source: every record links the row keyed by its `key` fields to the
     /// destination keyed by its `destinationKey` fields, in record order.
-    func readJoinSources() throws {
-        for link in plan.joinLinks {
-            guard plan.entities.contains(where: { $0.name == link.entity }) else { continue }
-            let inverse = graph.inverse(of: link.relationship, in: link.entity)
+    mutating func readJoinSources() throws {
+        for link in mapping.joinLinks {
+            guard mapping.entities.contains(where: { $0.name == link.entity }) else { continue }
+            let inverse = plan.graph.inverse(of: link.relationship, in: link.entity)
             var positions: [Int64: Int] = [:]
-            let reader = try link.spec.openReader(relativeTo: specDirectory)
+            let reader = try link.spec.openReader(relativeTo: plan.specDirectory)
             while let record = try reader.next() {
                 let sourceKey = NaturalKey.key(record.values, at: link.keyFields)
                 let targetKey = NaturalKey.key(record.values, at: link.destinationKeyFields)
                 guard let sourceKey, let source = lookup(link.entity, sourceKey) else {
                     if link.onUnresolved == .error {
-                        try reject(mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
+                        try rejections.reject(Rejections.mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
                                                 attribute: link.relationship.name,
                                                 failure: .unresolvedKey(sourceKey.map(NaturalKey.display) ?? "", destination: link.entity)))
                     }
@@ -134,7 +126,7 @@ extension SeedBuild {
                 }
                 guard let targetKey, let target = lookup(link.relationship.destinationEntity, targetKey) else {
                     if link.onUnresolved == .error {
-                        try reject(mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
+                        try rejections.reject(Rejections.mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
                                                 entity: link.entity, attribute: link.relationship.name,
                                                 failure: .unresolvedKey(targetKey.map(NaturalKey.display) ?? "",
                                                                         destination: link.relationship.destinationEntity)))

@@ -1,0 +1,49 @@
+/// A run of converted rows on their way from the reading thread to the SQLite thread (through a
+/// `BatchHandoff`): `values` holds each row's parameters back to back; text and blob bytes live in
+/// `bytes`, so that SQLite can bind them in place (`SQLITE_STATIC`) while the batch is alive, with no
+/// string to allocate, copy or release per value on the SQLite thread.
+struct RowBatch: Sendable {
+    enum Value: Sendable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(start: Int32, count: Int32)
+        case blob(start: Int32, count: Int32)
+    }
+
+    /// Per row: which statement, how many values.
+    var rows: [(statement: Int32, count: Int32)] = []
+    var values: [Value] = []
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) {
+        rows.reserveCapacity(capacity)
+        values.reserveCapacity(capacity * 8)
+        bytes.reserveCapacity(capacity * 64)
+    }
+
+    /// Appends text given as UTF-8 bytes (copied into `bytes`).
+    @inline(__always)
+    mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+        let start = bytes.count
+        bytes.append(contentsOf: text)
+        values.append(.text(start: Int32(start), count: Int32(text.count)))
+    }
+
+    @inline(__always)
+    mutating func append(_ value: SQLiteValue) {
+        switch value {
+        case .null: values.append(.null)
+        case .integer(let number): values.append(.integer(number))
+        case .real(let number): values.append(.real(number))
+        case .text(var text):
+            let start = bytes.count
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+            values.append(.text(start: Int32(start), count: Int32(bytes.count - start)))
+        case .blob(let blob):
+            let start = bytes.count
+            bytes.append(contentsOf: blob)
+            values.append(.blob(start: Int32(start), count: Int32(blob.count)))
+        }
+    }
+}

@@ -1,0 +1,266 @@
+/// The reading side of the row pass: every kept record becomes the values of one insert (or, for a
+/// row already in the store, one update), sent in batches to the `RowWriter` on the SQLite thread.
+///
+/// A `Sendable` value: it goes to the reading thread with everything it reads (the plan, each entity's
+/// numbers and resolved links, the statements' indexes) and comes back with its tallies and the values
+/// it rejected.
+struct RowProducer: Sendable {
+    /// What the row pass needs of one entity, copied out of the key pass once so that the per-row loop
+    /// reads local arrays.
+    struct EntityRows: Sendable {
+        /// `Z_PK` per record ordinal (0: no row); empty when rows are numbered as read.
+        var primaryKeys: [Int64] = []
+        /// In an upsert: the `Z_PK` of the stored row each record matches, 0 for a new one.
+        var matched: [Int64] = []
+        var toOneKeys: [[Int64]] = []
+        var toOneEntities: [[Int32]] = []
+        var toOneOrders: [[Int64]] = []
+        /// Unresolved relationship keys per record ordinal, reported with the record's location.
+        var unresolved: [Int32: [(link: Int, key: String)]] = [:]
+        /// Rows numbered as read: where each to-one slot's value comes from.
+        var slots: [BuildPlan.SlotSource]?
+    }
+
+    let plan: BuildPlan
+    let entities: [EntityRows]
+    let statements: RowStatements.Indexes
+    var rejections: Rejections
+    /// Per entity: rows inserted, and stored rows the input matched with nothing to update.
+    private(set) var produced: [Int]
+    private(set) var unchanged: [Int]
+
+    init(plan: BuildPlan, entities: [EntityRows], statements: RowStatements.Indexes, rejections: Rejections) {
+        self.plan = plan
+        self.entities = entities
+        self.statements = statements
+        self.rejections = rejections
+        produced = Array(repeating: 0, count: entities.count)
+        unchanged = Array(repeating: 0, count: entities.count)
+    }
+
+    /// Rows per batch handed to the SQLite thread.
+    static let batchRows = 2048
+
+    /// A key index that entities share by reference (no copy-on-write of a large table). Not
+    /// `Sendable`: made and used on the reading thread only.
+    final class SharedKeyIndex {
+        var keys = KeySet()
+    }
+
+    /// One entity's place in the loop over a source group's records, with its arrays copied out once so
+    /// that the per-row loop reads locals (no struct copies, no exclusivity checks on `self`).
+    private struct Cursor {
+        let entityIndex: Int
+        let number: Int64
+        let fills: [[ColumnFill]]
+        let insert: Int32
+        let updates: [(statement: Int32, parameters: [Int32?])?]
+        let primaryKeys: [Int64]
+        let matched: [Int64]
+        let toOneKeys: [[Int64]]
+        let toOneEntities: [[Int32]]
+        let toOneOrders: [[Int64]]
+        let hasUnresolved: Bool
+        let slots: [BuildPlan.SlotSource]?
+        var ordinal = 0
+        var produced = 0
+        var unchanged = 0
+    }
+
+    /// Reads every source once and hands over each kept record's row; stops early when `send` says the
+    /// SQLite side has gone.
+    mutating func produce(send: (RowBatch) -> Bool) throws {
+        var batch = RowBatch(capacity: RowProducer.batchRows)
+        let mapping = plan.mapping
+        for group in plan.groups {
+            var cursors = group.entities.map { index in
+                let rows = entities[index]
+                return Cursor(entityIndex: index, number: Int64(mapping.entities[index].number), fills: mapping.entities[index].sources.map(\.fills),
+                              insert: statements.insert[index], updates: statements.update[index], primaryKeys: rows.primaryKeys,
+                              matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
+                              toOneOrders: rows.toOneOrders, hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots)
+            }
+            defer {
+                for cursor in cursors {
+                    produced[cursor.entityIndex] = cursor.produced
+                    unchanged[cursor.entityIndex] = cursor.unchanged
+                }
+            }
+            // One duplicate index per distinct key: entities keyed alike see the same records, so the
+            // first of them checks for all (the same key, the same verdict).
+            var checkedKeys = Set<[Int]>()
+            let duplicateIndexes = group.entities.map { index -> SharedKeyIndex? in
+                guard plan.isNumberedAsRead, mapping.entities[index].hasKey,
+                      checkedKeys.insert(plan.duplicateIndexKey(index)).inserted else { return nil }
+                return SharedKeyIndex()
+            }
+            let sourceCount = mapping.entities[group.entities[0]].sources.count
+            for sourceIndex in 0..<sourceCount {
+                let first = mapping.entities[group.entities[0]].sources[sourceIndex]
+                let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
+                reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
+                // Per slot: the key's field when the key is one field (integer keys are checked without text).
+                let singleKeyFields = cursors.map { cursor -> Int in
+                    let keyFields = mapping.entities[cursor.entityIndex].sources[sourceIndex].keyFields
+                    return keyFields.count == 1 ? keyFields[0] : -1
+                }
+                // One record: its duplicate checks (one-field integer keys without text), then its rows.
+                func handle<Input: RowInput>(_ input: inout Input) throws -> Bool {
+                    for slot in cursors.indices {
+                        if let index = duplicateIndexes[slot] {
+                            let keyField = singleKeyFields[slot]
+                            if keyField < 0 || !input.insertIfIntegerKey(field: keyField, into: index) {
+                                try checkDuplicate(try input.record(), entityIndex: cursors[slot].entityIndex,
+                                                   sourceIndex: sourceIndex, index: index)
+                            }
+                        }
+                        try produceRow(&input, sourceIndex: sourceIndex, cursor: &cursors[slot], batch: &batch)
+                    }
+                    if batch.rows.count >= RowProducer.batchRows {
+                        guard send(batch) else { return false }
+                        batch = RowBatch(capacity: RowProducer.batchRows)
+                    }
+                    return true
+                }
+                // Fields are looked at in place (no `Record` unless a value needs one), each reader by its
+                // own type so that the in-place path is compiled for it (no generic dispatch per field).
+                func handleInPlace<Reader: FieldViewReader>(_ reader: Reader) throws -> Bool {
+                    while try reader.nextRaw() {
+                        var input = FieldViewInput(reader: reader)
+                        guard try handle(&input) else { return false }
+                    }
+                    return true
+                }
+                if let csv = reader as? CSVReader, csv.readsRaw {
+                    guard try handleInPlace(csv) else { return }
+                } else if let xml = reader as? XMLRecordReader {
+                    guard try handleInPlace(xml) else { return }
+                } else if let table = reader as? SQLiteRecordReader, table.readsRaw {
+                    guard try handleInPlace(table) else { return }
+                } else {
+                    while let record = try reader.next() {
+                        var input = RecordInput(record: record)
+                        guard try handle(&input) else { return }
+                    }
+                }
+            }
+        }
+        if !batch.rows.isEmpty { _ = send(batch) }
+    }
+
+    @inline(__always)
+    private mutating func produceRow<Input: RowInput>(_ record: inout Input, sourceIndex: Int, cursor: inout Cursor,
+                                                      batch: inout RowBatch) throws {
+        let ordinal = cursor.ordinal
+        cursor.ordinal += 1
+        let primaryKey = cursor.slots == nil ? cursor.primaryKeys[ordinal] : Int64(ordinal + 1)
+        guard primaryKey != 0 else { return }
+        if cursor.hasUnresolved {
+            try reportUnresolved(try record.record(), ordinal: ordinal, entityIndex: cursor.entityIndex, sourceIndex: sourceIndex)
+        }
+        if !cursor.matched.isEmpty, cursor.matched[ordinal] != 0 {
+            // A row already in the store: update what changed, keep the rest.
+            guard let update = cursor.updates[sourceIndex] else {
+                cursor.unchanged += 1
+                return
+            }
+            let count = try appendValues(&record, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
+                                         fills: cursor.fills[sourceIndex], parameters: update.parameters, to: &batch)
+            batch.append(.integer(primaryKey))
+            batch.rows.append((update.statement, Int32(count + 1)))
+            return
+        }
+        let count = try appendValues(&record, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
+                                     fills: cursor.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch)
+        batch.rows.append((cursor.insert, Int32(count)))
+        cursor.produced += 1
+    }
+
+    private mutating func reportUnresolved(_ record: Record, ordinal: Int, entityIndex: Int, sourceIndex: Int) throws {
+        guard let pending = entities[entityIndex].unresolved[Int32(ordinal)] else { return }
+        let entity = plan.mapping.entities[entityIndex]
+        for (linkIndex, key) in pending {
+            let link = entity.fieldLinks[linkIndex]
+            try rejections.reject(Rejections.mappingError(
+                record, fieldIndex: entity.sources[sourceIndex].linkFields[linkIndex].first, field: link.fieldName,
+                entity: entity.name, attribute: link.relationship.name,
+                failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity)))
+        }
+    }
+
+    /// Rows numbered as read: a second record with a key already seen fails the build (the only
+    /// duplicate policy this plan runs with is `error`).
+    private mutating func checkDuplicate(_ record: Record, entityIndex: Int, sourceIndex: Int, index: SharedKeyIndex) throws {
+        let entity = plan.mapping.entities[entityIndex]
+        let source = entity.sources[sourceIndex]
+        guard entity.hasKey else { return }
+        guard let key = NaturalKey.key(record.values, at: source.keyFields) else {
+            try rejections.reject(Rejections.mappingError(record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "",
+                                                          entity: entity.name, attribute: "key", failure: .required(.null, type: .string)))
+            return
+        }
+        if !index.keys.insert(key) {
+            let firstSeen = try plan.locateFirst(key: key, entity: entity)
+            try rejections.reject(Rejections.mappingError(
+                record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name, attribute: "key",
+                failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: firstSeen.description)))
+        }
+    }
+
+    /// Appends the values of one row's columns (all, or those `parameters` names) and returns how many.
+    /// A value that cannot be converted is rejected and NULL takes its place (the key pass has already
+    /// left out such records when errors are tolerated).
+    @inline(__always)
+    private mutating func appendValues<Input: RowInput>(_ record: inout Input, ordinal: Int, primaryKey: Int64, cursor: Cursor,
+                                                        fills: [ColumnFill], parameters: [Int32?]?, constantsInlined: Bool = false,
+                                                        to values: inout RowBatch) throws -> Int {
+        var count = 0
+        for offset in fills.indices {
+            if let parameters, parameters[offset] == nil { continue }
+            switch fills[offset] {
+            case .entityNumber where constantsInlined, .optimisticLock where constantsInlined: continue
+            case .primaryKey where constantsInlined && cursor.slots != nil: continue
+            default: count += 1
+            }
+            switch fills[offset] {
+            case .primaryKey: values.append(.integer(primaryKey))
+            case .entityNumber: values.append(.integer(cursor.number))
+            case .optimisticLock: values.append(.integer(1))
+            case .null: values.append(.null)
+            case .attribute(let attribute):
+                if record.appendFast(attribute, to: &values) { continue }
+                let full = try record.record()
+                do {
+                    values.append(try attribute.value(full))
+                } catch {
+                    try rejections.reject(Rejections.mappingError(
+                        full, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
+                        entity: plan.mapping.entities[cursor.entityIndex].name, attribute: attribute.attribute.name, failure: error))
+                    values.append(.null)
+                }
+            case .toOne(let slot):
+                if let slots = cursor.slots {
+                    if case .sameRecord = slots[slot] { values.append(.integer(Int64(ordinal + 1))) } else { values.append(.null) }
+                    continue
+                }
+                let key = cursor.toOneKeys[slot][ordinal]
+                values.append(key == 0 ? .null : .integer(key))
+            case .toOneEntity(let slot):
+                if let slots = cursor.slots {
+                    if case .sameRecord(let number) = slots[slot] { values.append(.integer(number)) } else { values.append(.null) }
+                    continue
+                }
+                let number = cursor.toOneEntities[slot][ordinal]
+                values.append(number == 0 ? .null : .integer(Int64(number)))
+            case .toOneOrder(let slot):
+                if cursor.slots != nil {
+                    values.append(.null)
+                    continue
+                }
+                let order = cursor.toOneOrders[slot][ordinal]
+                values.append(order == 0 ? .null : .integer(order))
+            }
+        }
+        return count
+    }
+}

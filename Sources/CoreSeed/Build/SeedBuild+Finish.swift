@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+
+extension SeedBuild {
+    /// The end of a build: metadata, a store UUID derived from the inputs (hashed on a thread of its
+    /// own while the rows are written), the writer's own checks, and the rename over the output.
+    ///
+    /// Not `Sendable`: it holds the store being written.
+    final class Finish {
+        let plan: BuildPlan
+        let options: Options
+        let destination: Destination
+        let output: String
+        /// The store UUID being hashed from the inputs.
+        private var pendingUUID: ThreadResult<String>?
+        private let uuidStop = StopFlag()
+
+        init(plan: BuildPlan, options: Options, destination: Destination, output: String) {
+            self.plan = plan
+            self.options = options
+            self.destination = destination
+            self.output = output
+        }
+
+        /// Finishes the store; returns where it went (nil in a dry run).
+        func finish(maxPrimaryKeys: [String: Int64]) throws -> String? {
+            let timing = PhaseTiming()
+            defer { timing.mark("finish: indexes, metadata, integrity check, verification") }
+            let mapping = plan.mapping
+            switch destination {
+            case .nowhere:
+                return nil
+            case .existingStore(let writer, _, _):
+                var extra: [String: PropertyListValue] = [:]
+                if let version = mapping.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
+                try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)
+                return writer.targetPath
+            case .newStore(let writer):
+                let framework = mapping.layout.framework
+                var other: [String: PropertyListValue] = [:]
+                if let version = mapping.spec.seedVersion { other["CoreSeedVersion"] = .string(version) }
+                var metadata = StoreMetadata(model: mapping.model, frameworkVersion: framework.rawValue, other: other)
+                if !framework.hasHashesDigest { metadata.hashesDigest = nil }
+                if !framework.hasChecksum { metadata.checksum = nil }
+                let uuid = try mapping.spec.storeUUID ?? inputUUID()
+                PhaseTiming().mark("  store UUID from the inputs")
+                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
+                return output
+            }
+        }
+
+        /// The writer's own verification of the finished file against the model.
+        ///
+        /// `PRAGMA quick_check` runs on a second, read-only connection on the other core while this one
+        /// checks schema, keys and metadata: the two together take the time of the longer. The quick form:
+        /// every page, b-tree and record of the new file is checked, but not each index entry against its
+        /// row — the indexes were created by SQLite from the finished tables in the same transaction, and
+        /// that look-up would cost more than the whole check (`coreseed verify` runs the full one).
+        func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
+            let model = plan.mapping.model
+            let versions = ModelVersions(versions: [model], currentVersionName: model.versionName, path: model.path)
+            let result = ThreadResult<[String]>()
+            let path = database.path
+            let thread = Thread {
+                do {
+                    let reader = try SQLiteDatabase(path: path, mode: .readOnly(immutable: false))
+                    reader.setBusyTimeout(milliseconds: 10_000)
+                    result.set(.success(try StoreVerifier.integrityProblems(reader, quick: true)))
+                } catch {
+                    result.set(.failure(error))
+                }
+            }
+            thread.start()
+            var check = StoreVerifier.Report()
+            // A new store must be a fresh Core Data store to the letter; an updated one keeps its history.
+            let standard: StoreVerifier.Standard = if case .newStore = destination { .freshStore } else { .runTime }
+            let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.mapping.spec.configuration,
+                                         standard: standard)
+            let verified = Result { try verifier.verify(database, into: &check, integrity: false) }
+            let integrity = try result.wait().get()
+            try verified.get()
+            return check.differences + integrity
+        }
+
+        /// A UUID derived from the inputs (spec, model hashes, every source file's bytes), so identical
+        /// inputs give a byte-identical store. Uppercase, as Core Data writes `Z_UUID`.
+        func inputUUID() throws -> String {
+            if let pending = pendingUUID { return try pending.wait().get() }
+            return try SeedBuild.inputUUID(specPath: plan.specPath, spec: plan.mapping.spec, model: plan.mapping.model)
+        }
+
+        /// Starts hashing the inputs on a thread of its own, while the rows are read and written.
+        func startInputUUID() {
+            guard plan.mapping.spec.storeUUID == nil else { return }
+            let result = ThreadResult<String>()
+            let (specPath, spec, model, stop) = (plan.specPath, plan.mapping.spec, plan.mapping.model, uuidStop)
+            Thread {
+                result.set(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model, stop: stop) })
+            }.start()
+            pendingUUID = result
+        }
+
+        /// Stops the hashing thread and waits for it (a failed build must not exit while it runs: the
+        /// process's exit tears down libcrypto under it).
+        func stopInputUUID() {
+            guard let pending = pendingUUID else { return }
+            uuidStop.stop()
+            _ = pending.wait()
+        }
+    }
+
+    /// Tells a background task to give up.
+    final class StopFlag: Sendable {
+        private let flag = Atomic<Bool>(false)
+        func stop() { flag.store(true, ordering: .relaxed) }
+        var isStopped: Bool { flag.load(ordering: .relaxed) }
+    }
+
+    static func inputUUID(specPath: String, spec: SeedSpec, model: Model, stop: StopFlag? = nil) throws -> String {
+        let hash = SHA256Stream()
+        if let text = FileManager.default.contents(atPath: specPath) { hash.update([UInt8](text)) }
+        hash.update(Array(ModelHashes.compute(for: model).digest.utf8))
+        var paths = Set<String>()
+        for source in spec.sources.values { paths.insert(spec.resolve(source.path)) }
+        for path in paths.sorted() {
+            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                if stop?.isStopped == true { throw CancellationError() }
+                chunk.withUnsafeBytes { hash.update($0) }
+            }
+        }
+        var bytes = hash.finish()
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // RFC 9562 version 8: custom
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.prefix(16).map { String(format: "%02X", $0) }.joined()
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20).prefix(12)]
+        return parts.joined(separator: "-")
+    }
+}
+
+/// A value computed on another thread, waited for. `@unchecked Sendable`: guarded by `condition`.
+final class ThreadResult<Value>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Result<Value, any Error>?
+
+    func set(_ result: Result<Value, any Error>) {
+        condition.lock()
+        value = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() -> Result<Value, any Error> {
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil { condition.wait() }
+        return value!
+    }
+}
