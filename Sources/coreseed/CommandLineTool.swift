@@ -52,7 +52,7 @@ enum CommandLineTool {
             return .usage
         } catch let error as any Diagnosable {
             for line in error.diagnosticLines { Terminal.error(line) }
-            return ExitStatus(rawValue: error.exitCode) ?? .failure
+            return ExitStatus(error.kind)
         } catch {
             Terminal.error("error: \(error)")
             return .failure

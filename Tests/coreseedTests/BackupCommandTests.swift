@@ -12,7 +12,7 @@ import CoreSeed
         let writer = try SQLiteDatabase(path: path, mode: .readWrite)
         try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
         guard case .integer(let max)? = try writer.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 4") else {
-            throw StoreError(path: path, message: "no Z_MAX for Mood")
+            throw FileError(path: path, message: "no Z_MAX for Mood")
         }
         try writer.execute("""
             BEGIN;

@@ -77,6 +77,6 @@ public struct BuildFailure: Error, Diagnosable {
     public let problems: [any Diagnosable & Sendable]
     public let report: BuildReport
 
-    public var diagnosticLines: [String] { problems.flatMap(\.diagnosticLines) }
-    public var exitCode: Int32 { problems.first?.exitCode ?? 1 }
+    public var diagnostics: [Diagnostic] { problems.flatMap(\.diagnostics) }
+    public var kind: FailureKind { problems.first?.kind ?? .invalid }
 }

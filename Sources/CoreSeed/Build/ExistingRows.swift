@@ -62,7 +62,7 @@ struct ExistingRows: Sendable {
     private static func keyReader(for entity: EntityPlan, plan: BuildPlan, depth: Int) throws -> ExistingKeyReader {
         let source = entity.sources[0]
         guard !source.keyFields.isEmpty else {
-            throw SpecError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key; give '\(entity.name)' a key")
+            throw FileError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key; give '\(entity.name)' a key")
         }
         var columns: [String] = [], coercers: [AttributeFill] = []
         for field in source.keyFields {
@@ -84,7 +84,7 @@ struct ExistingRows: Sendable {
                   case .attributes(_, let coercers)? = try? keyReader(for: plan.mapping.entities[destination], plan: plan, depth: depth + 1) else { continue }
             return .through(column: entity.table.columns[offset].name, destination: destination, coercers: coercers)
         }
-        throw SpecError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key, but the key '\(entity.keyFieldName ?? "")' feeds no attribute of '\(entity.name)' and no to-one relationship with the same key")
+        throw FileError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key, but the key '\(entity.keyFieldName ?? "")' feeds no attribute of '\(entity.name)' and no to-one relationship with the same key")
     }
 
     /// The key of a record in the store's terms: each key field converted as its attribute stores it.

@@ -189,7 +189,7 @@ public enum SeedBuild {
             .verify(storeAt: target)
         guard report.isMatch else {
             let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
-            throw StoreError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
+            throw FileError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
         }
         let writer = try StoreWriter(updating: target, layout: plan.mapping.layout)
         do {

@@ -128,7 +128,7 @@ struct EntityGraph: Sendable {
     /// Many-to-many join tables, one per pair, in the order Core Data creates them: the side it visits
     /// first names the table after its declaring entity; each column is named after the relationship
     /// it serves and that relationship's destination, made unique across the model in the same order.
-    func joinTables(members: Set<String>?) throws(LayoutError) -> [StoreLayout.JoinTable] {
+    func joinTables(members: Set<String>?) throws(FileError) -> [StoreLayout.JoinTable] {
         var result: [StoreLayout.JoinTable] = []
         var claimed = Set<String>()
         var usedColumns = Set<String>()
@@ -148,7 +148,7 @@ struct EntityGraph: Sendable {
             guard !claimed.contains(key) else { continue }
             guard let inverseName = r.inverseName,
                   let (b, s) = self.relationship(inverseName, from: r.destinationEntity) else {
-                throw LayoutError("to-many relationship '\(key)' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")
+                throw FileError(message: "to-many relationship '\(key)' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")
             }
             guard s.isToMany else { continue }  // one-to-many: the key lives on the to-one side
             claimed.insert(key)
@@ -175,11 +175,11 @@ struct EntityGraph: Sendable {
     }
 
     /// A relationship must not cross from the configuration's entities to others.
-    func checkConfiguration(_ members: Set<String>, name: String) throws(LayoutError) {
+    func checkConfiguration(_ members: Set<String>, name: String) throws(FileError) {
         for entity in ordered where members.contains(entity.name) {
             for (owner, relationship) in lineage(entity.name).flatMap({ e in e.relationships.map { (e, $0) } })
             where !relationship.isTransient && !members.contains(relationship.destinationEntity) {
-                throw LayoutError("relationship '\(owner.name).\(relationship.name)' crosses from configuration '\(name)' to entity '\(relationship.destinationEntity)', which is not in it")
+                throw FileError(message: "relationship '\(owner.name).\(relationship.name)' crosses from configuration '\(name)' to entity '\(relationship.destinationEntity)', which is not in it")
             }
         }
     }

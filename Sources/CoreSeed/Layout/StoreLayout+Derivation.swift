@@ -1,13 +1,13 @@
 extension StoreLayout {
     /// Derives the layout Core Data would create for `model`, restricted to `configuration` when given,
     /// in the SQL form of `framework`. Throws for what Core Data itself would refuse or CoreSeed cannot lay out.
-    public init(model: Model, configuration: String? = nil, framework: FrameworkVersion = .newest) throws(LayoutError) {
+    public init(model: Model, configuration: String? = nil, framework: FrameworkVersion = .newest) throws(FileError) {
         let graph = EntityGraph(model: model)
         var members: Set<String>? = nil
         if let configuration {
             guard let found = model.configurations.first(where: { $0.name == configuration }) else {
                 let known = model.configurations.map(\.name)
-                throw LayoutError("no configuration '\(configuration)' in model '\(model.versionName)'"
+                throw FileError(message: "no configuration '\(configuration)' in model '\(model.versionName)'"
                     + (known.isEmpty ? " (it has none)" : " (configurations: \(known.joined(separator: ", ")))"))
             }
             members = Set(found.entityNames)
@@ -96,7 +96,7 @@ private struct TableBuilder {
     }
 
     init(graph: EntityGraph, hierarchy: [Entity], tableName: String, framework: FrameworkVersion,
-         visitOrder: [String: Int]) throws(LayoutError) {
+         visitOrder: [String: Int]) throws(FileError) {
         var built: [(rank: Rank, column: StoreLayout.Column)] = [
             (.fixed, .init(name: CoreDataSchema.primaryKey, sqlType: "INTEGER PRIMARY KEY", role: .primaryKey)),
             (.fixed, .init(name: CoreDataSchema.entityColumn, sqlType: "INTEGER", role: .entity)),
@@ -117,15 +117,15 @@ private struct TableBuilder {
             built.append((rank, .init(name: name, sqlType: type, role: role)))
             if let property { columnOf[property] = name }
         }
-        func addAttribute(_ attribute: Attribute, of entity: Entity) throws(LayoutError) {
+        func addAttribute(_ attribute: Attribute, of entity: Entity) throws(FileError) {
             if attribute.type == .composite {
                 // Inferred: one column per element, named after the element (docs/LAYOUT.md).
                 guard let elements = attribute.compositeName.flatMap({ graph.model.composites[$0] }) else {
-                    throw LayoutError("composite attribute '\(entity.name).\(attribute.name)' names no known composite type")
+                    throw FileError(message: "composite attribute '\(entity.name).\(attribute.name)' names no known composite type")
                 }
                 for element in elements.sorted(by: TableBuilder.byName(\.name)) {
                     guard let rank = TableBuilder.rank(element.type), let type = TableBuilder.sqlType(element.type) else {
-                        throw LayoutError("composite element '\(entity.name).\(attribute.name).\(element.name)' of type \(element.type.rawValue) cannot be stored")
+                        throw FileError(message: "composite element '\(entity.name).\(attribute.name).\(element.name)' of type \(element.type.rawValue) cannot be stored")
                     }
                     add(CoreDataSchema.prefixed(element.name), rank, type,
                         .compositeElement(entity: entity.name, attribute: attribute.name, element: element.name, type: element.type))
@@ -133,7 +133,7 @@ private struct TableBuilder {
                 return
             }
             guard let rank = TableBuilder.rank(attribute.type), let type = TableBuilder.sqlType(attribute.type) else {
-                throw LayoutError("attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")
+                throw FileError(message: "attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")
             }
             add(CoreDataSchema.prefixed(attribute.name), rank, type,
                 .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),

@@ -37,7 +37,7 @@ struct TableIndexes {
         let ascending: Bool
     }
 
-    mutating func derive(columns: [StoreLayout.Column]) throws(LayoutError) {
+    mutating func derive(columns: [StoreLayout.Column]) throws(FileError) {
         let modern = framework.usesFetchIndexForms
         var legacyIndexed: [StoreLayout.Index] = []
         var toOne: [StoreLayout.Index] = []
@@ -97,7 +97,7 @@ struct TableIndexes {
                     fetch.append(try modernIndex(entity, name: fetchIndex.name, elements))
                 } else {
                     guard elements.allSatisfy(\.ascending) else {
-                        throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' is descending, which framework \(framework) cannot store (descending indexes need framework \(FrameworkVersion.eras[1].firstVersion) or later)")
+                        throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' is descending, which framework \(framework) cannot store (descending indexes need framework \(FrameworkVersion.eras[1].firstVersion) or later)")
                     }
                     if elements.count == 1 {
                         legacyIndexed.append(legacy(elements, single: true))
@@ -130,25 +130,25 @@ struct TableIndexes {
     }
 
     /// `Z_<Entity>_<name> ON <T> (<COL> COLLATE BINARY ASC|DESC, …)` (framework 847 and later).
-    private func modernIndex(_ entity: Entity, name: String, _ elements: [Element]) throws(LayoutError) -> StoreLayout.Index {
+    private func modernIndex(_ entity: Entity, name: String, _ elements: [Element]) throws(FileError) -> StoreLayout.Index {
         guard ModelValidator.isValidName(name) else {
-            throw LayoutError("index '\(name)' of '\(entity.name)' must be letters, digits and underscores")
+            throw FileError(message: "index '\(name)' of '\(entity.name)' must be letters, digits and underscores")
         }
         return index("Z_\(entity.name)_\(name)",
                      elements.map { "\($0.column) COLLATE BINARY \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", "))
     }
 
-    private func fetchElements(_ fetchIndex: Entity.FetchIndex, of entity: Entity) throws(LayoutError) -> [Element] {
+    private func fetchElements(_ fetchIndex: Entity.FetchIndex, of entity: Entity) throws(FileError) -> [Element] {
         guard ModelValidator.isValidName(fetchIndex.name) else {
-            throw LayoutError("fetch index '\(fetchIndex.name)' of '\(entity.name)' must be letters, digits and underscores")
+            throw FileError(message: "fetch index '\(fetchIndex.name)' of '\(entity.name)' must be letters, digits and underscores")
         }
         var elements: [Element] = []
         for element in fetchIndex.elements {
             guard let property = element.property, element.expression == nil else {
-                throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' has an expression element; expression indexes are not supported")
+                throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' has an expression element; expression indexes are not supported")
             }
             guard element.type == "Binary" else {
-                throw LayoutError("fetch index '\(entity.name).\(fetchIndex.name)' is of type \(element.type); only Binary fetch indexes are supported")
+                throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' is of type \(element.type); only Binary fetch indexes are supported")
             }
             let resolved = try self.element(property, of: entity)
             elements.append(Element(property: property, column: resolved.column, ascending: element.isAscending))
@@ -157,12 +157,12 @@ struct TableIndexes {
     }
 
     /// Resolves a property name as seen from `entity` (own or inherited) to its column.
-    private func element(_ property: String, of entity: Entity) throws(LayoutError) -> Element {
+    private func element(_ property: String, of entity: Entity) throws(FileError) -> Element {
         var current: Entity? = entity
         while let e = current {
             if let name = columnOf["\(e.name).\(property)"] { return Element(property: property, column: name, ascending: true) }
             current = e.parentName.flatMap { graph.entity($0) }
         }
-        throw LayoutError("'\(entity.name)' names '\(property)' in an index or constraint, but it has no such stored property")
+        throw FileError(message: "'\(entity.name)' names '\(property)' in an index or constraint, but it has no such stored property")
     }
 }

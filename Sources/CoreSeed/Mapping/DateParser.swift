@@ -41,9 +41,9 @@ public struct DateParser: Sendable {
     ///   - timeZone: the zone of times without an offset; `UTC` unless the field says otherwise.
     ///   - pivot: the first year (1000…9899) of the window two-digit years map into.
     /// - Throws: a bad pattern, an unknown zone or a pivot that is not a four-digit year.
-    public init(_ inputs: [DateInput] = [], timeZone: String = "UTC", pivot: Int = DateParser.defaultPivot) throws(CoercionSetupError) {
+    public init(_ inputs: [DateInput] = [], timeZone: String = "UTC", pivot: Int = DateParser.defaultPivot) throws(FileError) {
         guard (1000...9899).contains(pivot) else {
-            throw CoercionSetupError("two-digit-year pivot \(pivot) is not a four-digit year such as 1950 (00…49 → 2000…2049, 50…99 → 1950…1999)")
+            throw FileError(message: "two-digit-year pivot \(pivot) is not a four-digit year such as 1950 (00…49 → 2000…2049, 50…99 → 1950…1999)")
         }
         self.inputs = inputs
         self.pivot = pivot

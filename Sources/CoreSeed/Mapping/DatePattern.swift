@@ -29,14 +29,14 @@ struct DatePattern: Sendable {
     let source: String
     let steps: [Step]
 
-    init(_ source: String) throws(CoercionSetupError) {
+    init(_ source: String) throws(FileError) {
         self.source = source
         let bytes = Array(source.utf8)
         var steps: [Step] = []
         var hasYear = false
         var index = 0
-        func refuse(_ why: String) -> CoercionSetupError {
-            CoercionSetupError("date pattern \"\(source)\" \(why)")
+        func refuse(_ why: String) -> FileError {
+            FileError(message: "date pattern \"\(source)\" \(why)")
         }
         while index < bytes.count {
             let byte = bytes[index]

@@ -61,14 +61,14 @@ struct DateZone: Sendable {
     }
 
     /// `UTC` and `GMT` need no lookup at all; any other name must be one that `TimeZone` knows.
-    init(identifier: String) throws(CoercionSetupError) {
+    init(identifier: String) throws(FileError) {
         self.identifier = identifier
         if identifier == "UTC" || identifier == "GMT" || identifier == "Etc/UTC" || identifier == "Z" {
             kind = .fixed(0)
             return
         }
         guard let zone = TimeZone(identifier: identifier) else {
-            throw CoercionSetupError("unknown time zone \"\(identifier)\"")
+            throw FileError(message: "unknown time zone \"\(identifier)\"")
         }
         kind = .zone(zone)
     }

@@ -24,7 +24,5 @@ public struct MappingError: Error, Sendable, Equatable, Diagnosable {
         "\(failure.message(field: field)) (\(entity).\(attribute))"
     }
 
-    public var diagnosticLines: [String] {
-        ["\(location): error: \(message)"]
-    }
+    public var diagnostics: [Diagnostic] { [Diagnostic(.error, at: location.description, message)] }
 }

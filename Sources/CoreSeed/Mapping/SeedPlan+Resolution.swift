@@ -8,7 +8,7 @@ extension SeedPlan {
         do {
             layout = try StoreLayout(model: model, configuration: configuration, framework: framework)
         } catch {
-            throw SpecError(path: spec.path, message: error.message)
+            throw FileError(path: spec.path, message: error.message)
         }
         let graph = EntityGraph(model: model)
         var resolver = PlanResolver(spec: spec, model: model, layout: layout, graph: graph)
@@ -37,7 +37,7 @@ private struct PlanResolver {
         self.graph = graph
     }
 
-    func fail(_ message: String) -> SpecError { SpecError(path: specPath, message: message) }
+    func fail(_ message: String) -> FileError { FileError(path: specPath, message: message) }
     var specPath: String { spec.path }
 
     /// The field names of source `name`, read from its header, columns or field list.

@@ -1,20 +1,5 @@
 import Foundation
 
-/// A spec that cannot be read or does not fit its model: the spec file and what is wrong.
-public struct SpecError: Error, Sendable, Equatable, Diagnosable {
-    public let path: String
-    public let message: String
-    public let exitCode: Int32
-
-    public init(path: String, message: String, exitCode: Int32 = 1) {
-        self.path = path
-        self.message = message
-        self.exitCode = exitCode
-    }
-
-    public var diagnosticLines: [String] { ["\(path): error: \(message)"] }
-}
-
 extension SeedSpec {
     private struct Document: Decodable {
         var model: String
@@ -54,24 +39,24 @@ extension SeedSpec {
     }
 
     /// Reads and decodes the spec at `path` (JSON5: comments and trailing commas allowed).
-    public static func load(path: String) throws(SpecError) -> SeedSpec {
+    public static func load(path: String) throws(FileError) -> SeedSpec {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SpecError(path: path, message: "cannot read the spec file", exitCode: 66)
+            throw FileError(.unreadableInput, path: path, message: "cannot read the spec file")
         }
         return try decode(data, path: path)
     }
 
     /// Decodes spec JSON; `path` names the file in errors and anchors relative paths.
-    public static func decode(_ data: Data, path: String) throws(SpecError) -> SeedSpec {
+    public static func decode(_ data: Data, path: String) throws(FileError) -> SeedSpec {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         let document: Document
         do {
             document = try decoder.decode(Document.self, from: data)
         } catch let error as DecodingError {
-            throw SpecError(path: path, message: describe(error))
+            throw FileError(path: path, message: describe(error))
         } catch {
-            throw SpecError(path: path, message: "not valid JSON: \(error.localizedDescription)")
+            throw FileError(path: path, message: "not valid JSON: \(error.localizedDescription)")
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
         return SeedSpec(

@@ -40,7 +40,7 @@ public struct ValueCoercer: Sendable {
 
     /// - Parameter dateParser: for Date attributes; defaults to ISO 8601 in UTC.
     /// - Throws: a model minimum or maximum that is not a number (a length, for String).
-    public init(attribute: Attribute, options: CoercionOptions = CoercionOptions(), dateParser: DateParser? = nil) throws(CoercionSetupError) {
+    public init(attribute: Attribute, options: CoercionOptions = CoercionOptions(), dateParser: DateParser? = nil) throws(FileError) {
         self.attributeName = attribute.name
         self.type = attribute.type
         self.options = options
@@ -50,12 +50,12 @@ public struct ValueCoercer: Sendable {
             self.dateParser = try DateParser()
         }
         self.emptyIsNull = options.emptyIsNull ?? (attribute.type != .string)
-        func bound(_ text: String?, _ which: String) throws(CoercionSetupError) -> Bound? {
+        func bound(_ text: String?, _ which: String) throws(FileError) -> Bound? {
             guard let text, attribute.type.isInteger || attribute.type == .string || attribute.type == .double
                     || attribute.type == .float || attribute.type == .decimal else { return nil }
             if attribute.type.isInteger || attribute.type == .string, let number = Int64(text) { return Bound(number: .integer(number), text: text) }
             if !attribute.type.isInteger, attribute.type != .string, let number = Double(text), number.isFinite { return Bound(number: .real(number), text: text) }
-            throw CoercionSetupError("\(which) \"\(text)\" of \(attribute.type.rawValue) attribute '\(attribute.name)' is not \(attribute.type == .string ? "a length" : "a number")")
+            throw FileError(message: "\(which) \"\(text)\" of \(attribute.type.rawValue) attribute '\(attribute.name)' is not \(attribute.type == .string ? "a length" : "a number")")
         }
         self.minimum = try bound(attribute.minValueString, "minimum")
         self.maximum = try bound(attribute.maxValueString, "maximum")

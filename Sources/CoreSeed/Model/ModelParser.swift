@@ -8,14 +8,14 @@ import FoundationXML
 /// Uses Foundation's `XMLParser` with external entities never resolved; names are validated the way
 /// Core Data's SQL layer needs them (letters, digits, underscore) before anything reaches SQL text.
 enum ModelParser {
-    static func parse(contentsOf path: String, versionName: String) throws(ModelError) -> Model {
+    static func parse(contentsOf path: String, versionName: String) throws(FileError) -> Model {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ModelError(path: path, message: "cannot read the model file")
+            throw FileError(.unreadableInput, path: path, message: "cannot read the model file")
         }
         return try parse(data: data, path: path, versionName: versionName)
     }
 
-    static func parse(data: Data, path: String, versionName: String) throws(ModelError) -> Model {
+    static func parse(data: Data, path: String, versionName: String) throws(FileError) -> Model {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -25,10 +25,10 @@ enum ModelParser {
         if let error = delegate.error { throw error }
         guard ok, parser.parserError == nil else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            throw ModelError(path: path, line: parser.lineNumber, message: "not a valid model file: \(reason)")
+            throw FileError(.unreadableInput, path: path, line: parser.lineNumber, message: "not a valid model file: \(reason)")
         }
         guard let model = delegate.model else {
-            throw ModelError(path: path, line: 1, message: "no <model> element: this is not a Core Data model")
+            throw FileError(.unreadableInput, path: path, line: 1, message: "no <model> element: this is not a Core Data model")
         }
         try ModelValidator.validate(model)
         return model
@@ -40,7 +40,7 @@ private final class ModelParserDelegate: NSObject, XMLParserDelegate {
     let path: String
     let versionName: String
     var model: Model?
-    var error: ModelError?
+    var error: FileError?
 
     private var entities: [Entity] = []
     private var configurations: [Model.Configuration] = []
@@ -63,7 +63,7 @@ private final class ModelParserDelegate: NSObject, XMLParserDelegate {
     }
 
     private func fail(_ parser: XMLParser, _ message: String) {
-        if error == nil { error = ModelError(path: path, line: parser.lineNumber, message: message) }
+        if error == nil { error = FileError(.unreadableInput, path: path, line: parser.lineNumber, message: message) }
         parser.abortParsing()
     }
 

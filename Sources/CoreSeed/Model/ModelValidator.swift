@@ -9,11 +9,11 @@ enum ModelValidator {
         }
     }
 
-    static func validate(_ model: Model) throws(ModelError) {
+    static func validate(_ model: Model) throws(FileError) {
         var names = Set<String>()
         for entity in model.entities {
-            func fail(_ line: Int, _ message: String) -> ModelError {
-                ModelError(path: model.path, line: line, message: message)
+            func fail(_ line: Int, _ message: String) -> FileError {
+                FileError(.unreadableInput, path: model.path, line: line, message: message)
             }
             guard isValidName(entity.name) else {
                 throw fail(entity.line, "entity name '\(entity.name)' must be letters, digits and underscores")
@@ -52,7 +52,7 @@ enum ModelValidator {
             var parent = entity.parentName
             while let name = parent {
                 guard seen.insert(name).inserted else {
-                    throw ModelError(path: model.path, line: entity.line, message: "entity '\(entity.name)' inherits from itself")
+                    throw FileError(.unreadableInput, path: model.path, line: entity.line, message: "entity '\(entity.name)' inherits from itself")
                 }
                 parent = model.entity(named: name)?.parentName
             }

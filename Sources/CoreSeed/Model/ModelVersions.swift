@@ -10,10 +10,10 @@ public struct ModelVersions: Sendable {
     public var path: String
 
     /// Reads `path`: an `.xcdatamodeld` folder, an `.xcdatamodel` folder, or a `contents` file.
-    public static func load(path: String) throws(ModelError) -> ModelVersions {
+    public static func load(path: String) throws(FileError) -> ModelVersions {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ModelError(path: path, message: "no model at this path")
+            throw FileError(.unreadableInput, path: path, message: "no model at this path")
         }
         let url = URL(fileURLWithPath: path)
         if !isDirectory.boolValue {
@@ -28,28 +28,28 @@ public struct ModelVersions: Sendable {
         return ModelVersions(versions: [model], currentVersionName: model.versionName, path: path)
     }
 
-    private static func loadVersion(url: URL) throws(ModelError) -> Model {
+    private static func loadVersion(url: URL) throws(FileError) -> Model {
         let contents = url.appendingPathComponent("contents").path
         let name = url.deletingPathExtension().lastPathComponent
         guard FileManager.default.fileExists(atPath: contents) else {
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path) {
-                throw ModelError(path: url.path, message: "this is an old binary model (Xcode 3 'elements' file); open it in Xcode and save it to get the XML 'contents' file")
+                throw FileError(.unreadableInput, path: url.path, message: "this is an old binary model (Xcode 3 'elements' file); open it in Xcode and save it to get the XML 'contents' file")
             }
-            throw ModelError(path: url.path, message: "no 'contents' file in this .xcdatamodel")
+            throw FileError(.unreadableInput, path: url.path, message: "no 'contents' file in this .xcdatamodel")
         }
         return try ModelParser.parse(contentsOf: contents, versionName: name)
     }
 
-    private static func loadBundle(url: URL, path: String) throws(ModelError) -> ModelVersions {
+    private static func loadBundle(url: URL, path: String) throws(FileError) -> ModelVersions {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
                 .filter { $0.hasSuffix(".xcdatamodel") }
                 .sorted()
         } catch {
-            throw ModelError(path: path, message: "cannot list the model versions: \(error.localizedDescription)")
+            throw FileError(.unreadableInput, path: path, message: "cannot list the model versions: \(error.localizedDescription)")
         }
-        guard !names.isEmpty else { throw ModelError(path: path, message: "no .xcdatamodel version inside") }
+        guard !names.isEmpty else { throw FileError(.unreadableInput, path: path, message: "no .xcdatamodel version inside") }
         var versions: [Model] = []
         for name in names {
             versions.append(try loadVersion(url: url.appendingPathComponent(name)))
@@ -60,14 +60,14 @@ public struct ModelVersions: Sendable {
         if let data = FileManager.default.contents(atPath: marker.path) {
             guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
                   let value = plist["_XCCurrentVersionName"] as? String else {
-                throw ModelError(path: marker.path, message: "cannot read _XCCurrentVersionName from this property list")
+                throw FileError(.unreadableInput, path: marker.path, message: "cannot read _XCCurrentVersionName from this property list")
             }
             current = ModelVersions.stripSuffix(value)
             guard versions.contains(where: { $0.versionName == current }) else {
-                throw ModelError(path: marker.path, message: "names version '\(value)', which is not in the bundle")
+                throw FileError(.unreadableInput, path: marker.path, message: "names version '\(value)', which is not in the bundle")
             }
         } else if versions.count > 1 {
-            throw ModelError(path: path, message: "several versions and no .xccurrentversion; pick one with --model-version")
+            throw FileError(.unreadableInput, path: path, message: "several versions and no .xccurrentversion; pick one with --model-version")
         }
         return ModelVersions(versions: versions, currentVersionName: current, path: path)
     }
@@ -77,11 +77,11 @@ public struct ModelVersions: Sendable {
     }
 
     /// The version named `name` (with or without `.xcdatamodel`), or the current one when nil.
-    public func version(named name: String?) throws(ModelError) -> Model {
+    public func version(named name: String?) throws(FileError) -> Model {
         let wanted = name.map(ModelVersions.stripSuffix) ?? currentVersionName
         guard let model = versions.first(where: { $0.versionName == wanted }) else {
             let known = versions.map(\.versionName).joined(separator: ", ")
-            throw ModelError(path: path, message: "no model version '\(wanted)' (versions: \(known))")
+            throw FileError(.unreadableInput, path: path, message: "no model version '\(wanted)' (versions: \(known))")
         }
         return model
     }

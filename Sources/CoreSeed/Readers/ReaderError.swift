@@ -17,12 +17,12 @@ public struct ReaderError: Diagnosable, Sendable, Equatable, CustomStringConvert
     /// A hint on how to fix it, when there is one.
     public var note: String? { reason.note }
 
-    /// 66 (input missing) when the file cannot be opened, 1 (bad data) otherwise.
-    public var exitCode: Int32 { reason.isMissingInput ? 66 : 1 }
+    /// An input that cannot be opened, or bad data.
+    public var kind: FailureKind { reason.isMissingInput ? .unreadableInput : .invalid }
 
-    public var diagnosticLines: [String] {
-        var lines = ["\(location): error: \(message)"]
-        if let note { lines.append("note: \(note)") }
+    public var diagnostics: [Diagnostic] {
+        var lines = [Diagnostic(.error, at: location.description, message)]
+        if let note { lines.append(Diagnostic(.note, at: nil, note)) }
         return lines
     }
 

@@ -118,7 +118,7 @@ final class ExportFile {
         temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
         guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
               let handle = FileHandle(forWritingAtPath: temporaryPath) else {
-            throw StoreError(path: path, message: "cannot create the file", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: path, message: "cannot create the file")
         }
         self.handle = handle
         buffer.reserveCapacity(1 << 20)
@@ -145,7 +145,7 @@ final class ExportFile {
         flush()
         try? handle.close()
         guard rename(temporaryPath, path) == 0 else {
-            throw StoreError(path: path, message: "cannot move the file into place: \(String(cString: strerror(errno)))", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: path, message: "cannot move the file into place: \(String(cString: strerror(errno)))")
         }
         finished = true
     }

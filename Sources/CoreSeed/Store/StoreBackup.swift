@@ -31,19 +31,19 @@ public enum StoreBackup {
     /// Copies `source` into a new single-file store at `destination` (rollback journal, no sidecars).
     public static func backup(from source: String, to destination: String) throws -> Result {
         let manager = FileManager.default
-        guard manager.fileExists(atPath: source) else { throw StoreError(path: source, message: "no store at this path", exitCode: 66) }
+        guard manager.fileExists(atPath: source) else { throw FileError(.unreadableInput, path: source, message: "no store at this path") }
         let header = try StoreFileHeader(path: source)
         let sourceURL = URL(fileURLWithPath: source).resolvingSymlinksInPath().standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destination).resolvingSymlinksInPath().standardizedFileURL
         if sourceURL.path == destinationURL.path {
-            throw StoreError(path: destination, message: "the copy cannot replace the store it copies", exitCode: 64)
+            throw FileError(.badRequest, path: destination, message: "the copy cannot replace the store it copies")
         }
 
         let directory = destinationURL.deletingLastPathComponent()
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(path: destination, message: "cannot create the output folder: \(error.localizedDescription)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: destination, message: "cannot create the output folder: \(error.localizedDescription)")
         }
         let temporary = directory.appendingPathComponent(".\(destinationURL.lastPathComponent).coreseed-\(getpid()).tmp").path
         StoreWriter.removeStaleTemporaryFiles(besides: destination)
@@ -67,7 +67,7 @@ public enum StoreBackup {
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }
         let size = (try? manager.attributesOfItem(atPath: temporary)[.size] as? Int) ?? 0
         guard rename(temporary, destination) == 0 else {
-            throw StoreError(path: destination, message: "cannot move the copy into place: \(String(cString: strerror(errno)))", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: destination, message: "cannot move the copy into place: \(String(cString: strerror(errno)))")
         }
         // Sidecars of an older store at the destination would be replayed into the copy: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
@@ -110,19 +110,19 @@ public enum StoreBackup {
         do {
             copy = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
         } catch {
-            throw StoreError(path: temporary, message: "cannot create the copy: \(error.message)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: temporary, message: "cannot create the copy: \(error.message)")
         }
         try withExtendedLifetime(snapshot) { () throws(SQLiteError) in try reader.backup(into: copy) }
         let mode = try copy.scalar("PRAGMA journal_mode = DELETE")
         guard mode == .text("delete") else {
-            throw StoreError(path: temporary, message: "the copy cannot leave WAL mode (journal_mode is \(String(describing: mode)))")
+            throw FileError(path: temporary, message: "the copy cannot leave WAL mode (journal_mode is \(String(describing: mode)))")
         }
         let integrity = try copy.rows("PRAGMA integrity_check").compactMap { row -> String? in
             if case .text(let text) = row.first { return text }
             return nil
         }
         guard integrity == ["ok"] else {
-            throw StoreError(path: source, message: "the copy fails PRAGMA integrity_check: " + integrity.joined(separator: "; "))
+            throw FileError(path: source, message: "the copy fails PRAGMA integrity_check: " + integrity.joined(separator: "; "))
         }
     }
 }

@@ -49,7 +49,7 @@ public struct StoreExporter {
     public func export(storeAt storePath: String, to directory: String, format: Format, entity: String? = nil,
                        specModelPath: String? = nil) throws -> Result {
         if specModelPath != nil, format != .csv {
-            throw StoreError(path: storePath, message: "a spec needs CSV files: the build reads CSV, XML and SQLite sources, not JSON", exitCode: 64)
+            throw FileError(.badRequest, path: storePath, message: "a spec needs CSV files: the build reads CSV, XML and SQLite sources, not JSON")
         }
         let snapshot = try StoreSnapshot(path: storePath)
         let database = snapshot.database
@@ -61,7 +61,7 @@ public struct StoreExporter {
         var selected = layout.entities.filter { !$0.isAbstract && $0.isInConfiguration && layout.table(forEntity: $0.name) != nil }
         if let entity {
             guard layout.entity(named: entity) != nil else {
-                throw StoreError(path: storePath, message: "model version '\(model.versionName)' has no entity '\(entity)' (entities: \(layout.entities.map(\.name).joined(separator: ", ")))", exitCode: 64)
+                throw FileError(.badRequest, path: storePath, message: "model version '\(model.versionName)' has no entity '\(entity)' (entities: \(layout.entities.map(\.name).joined(separator: ", ")))")
             }
             selected = selected.filter { info in graph.lineage(info.name).contains { $0.name == entity } }
         }
@@ -69,7 +69,7 @@ public struct StoreExporter {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(path: directory, message: "cannot create the output folder: \(error.localizedDescription)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: directory, message: "cannot create the output folder: \(error.localizedDescription)")
         }
         var result = Result()
         result.modelVersion = model.versionName
@@ -101,6 +101,6 @@ public struct StoreExporter {
         if let model = versions.versions.first(where: { ModelHashes.compute(for: $0).entities == metadata.versionHashes }) {
             return model
         }
-        throw StoreError(path: storePath, message: "no version of the model matches the store's version hashes (versions: \(versions.versions.map(\.versionName).joined(separator: ", "))); name one with --model-version")
+        throw FileError(path: storePath, message: "no version of the model matches the store's version hashes (versions: \(versions.versions.map(\.versionName).joined(separator: ", "))); name one with --model-version")
     }
 }

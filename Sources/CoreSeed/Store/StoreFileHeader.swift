@@ -53,14 +53,14 @@ public struct StoreFileHeader: Sendable, Equatable {
     }
 
     /// Reads the header of the file at `path` (`open`/`read`, read-only).
-    public init(path: String) throws(StoreError) {
+    public init(path: String) throws(FileError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError(path: path, message: "no store at this path", exitCode: 66)
+            throw FileError(.unreadableInput, path: path, message: "no store at this path")
         }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: 100)) ?? nil
         guard let header = StoreFileHeader(bytes: [UInt8](data ?? Data())) else {
-            throw StoreError(path: path, message: "not a SQLite database (no 'SQLite format 3' header)")
+            throw FileError(path: path, message: "not a SQLite database (no 'SQLite format 3' header)")
         }
         self = header
     }

@@ -54,7 +54,7 @@ public struct StoreInspection: Sendable {
             return nil
         })
         guard tables.contains(CoreDataSchema.metadataTable), tables.contains(CoreDataSchema.primaryKeyTable) else {
-            throw StoreError(path: path, message: "not a Core Data store: no \(CoreDataSchema.metadataTable) or \(CoreDataSchema.primaryKeyTable) table")
+            throw FileError(path: path, message: "not a Core Data store: no \(CoreDataSchema.metadataTable) or \(CoreDataSchema.primaryKeyTable) table")
         }
 
         var uuid: String?
@@ -64,7 +64,7 @@ public struct StoreInspection: Sendable {
             if case .blob(let bytes) = row[1] {
                 let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
                 guard let parsed, case .dictionary(let plist)? = PropertyListValue(foundation: parsed) else {
-                    throw StoreError(path: path, message: "Z_METADATA.Z_PLIST is not a property-list dictionary")
+                    throw FileError(path: path, message: "Z_METADATA.Z_PLIST is not a property-list dictionary")
                 }
                 let known = StoreInspection.metadataKeyOrder.filter { plist[$0] != nil }
                 let others = plist.keys.filter { !StoreInspection.metadataKeyOrder.contains($0) }

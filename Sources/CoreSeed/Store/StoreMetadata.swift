@@ -65,19 +65,19 @@ public struct StoreMetadata: Sendable, Equatable {
     }
 
     /// Parses the binary (or XML) property list stored in `Z_PLIST`.
-    public init(propertyList bytes: [UInt8]) throws(StoreMetadataError) {
+    public init(propertyList bytes: [UInt8]) throws(FileError) {
         let parsed: Any
         do {
             parsed = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
         } catch {
-            throw StoreMetadataError(message: "Z_PLIST is not a property list (\(error.localizedDescription))")
+            throw FileError(message: "Z_PLIST is not a property list (\(error.localizedDescription))")
         }
         guard case .dictionary(var plist)? = PropertyListValue(foundation: parsed) else {
-            throw StoreMetadataError(message: "Z_PLIST is not a dictionary of property-list values")
+            throw FileError(message: "Z_PLIST is not a dictionary of property-list values")
         }
         func take(_ key: String) -> PropertyListValue? { plist.removeValue(forKey: key) }
-        func wrongType(_ key: String, _ expected: String) -> StoreMetadataError {
-            StoreMetadataError(message: "metadata key \(key) is not \(expected)")
+        func wrongType(_ key: String, _ expected: String) -> FileError {
+            FileError(message: "metadata key \(key) is not \(expected)")
         }
 
         guard case .integer(let version)? = take(Key.frameworkVersion) else {
@@ -101,7 +101,7 @@ public struct StoreMetadata: Sendable, Equatable {
         }
         guard case .string(let type)? = take(Key.storeType) else { throw wrongType(Key.storeType, "a string") }
 
-        func optionalString(_ key: String) throws(StoreMetadataError) -> String? {
+        func optionalString(_ key: String) throws(FileError) -> String? {
             switch take(key) {
             case nil: return nil
             case .string(let text)?: return text
@@ -158,33 +158,18 @@ public struct StoreMetadata: Sendable, Equatable {
         let path = database.path
         let rows = try database.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         guard let row = rows.first else {
-            throw StoreMetadataError(path: path, message: "Z_METADATA has no row")
+            throw FileError(path: path, message: "Z_METADATA has no row")
         }
         guard case .text(let uuid) = row[0] else {
-            throw StoreMetadataError(path: path, message: "Z_METADATA.Z_UUID is not text")
+            throw FileError(path: path, message: "Z_METADATA.Z_UUID is not text")
         }
         guard case .blob(let bytes) = row[1] else {
-            throw StoreMetadataError(path: path, message: "Z_METADATA.Z_PLIST is not a blob")
+            throw FileError(path: path, message: "Z_METADATA.Z_PLIST is not a blob")
         }
         do {
             return (uuid, try StoreMetadata(propertyList: bytes))
         } catch {
-            throw StoreMetadataError(path: path, message: error.message)
+            throw FileError(path: path, message: error.message)
         }
-    }
-}
-
-/// Metadata that cannot be read: what is wrong, and in which store when known.
-public struct StoreMetadataError: Error, Sendable, Equatable, Diagnosable {
-    public let path: String?
-    public let message: String
-
-    public init(path: String? = nil, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var diagnosticLines: [String] {
-        ["\(path.map { "\($0): " } ?? "")error: \(message)"]
     }
 }

@@ -13,10 +13,10 @@ public final class StoreSnapshot {
     public let sidecars: [(name: String, size: Int)]
     private let directory: URL
 
-    /// Copies `path` and opens the copy. Throws `StoreError` when the file is missing or not a database.
-    public init(path: String) throws(StoreError) {
+    /// Copies `path` and opens the copy. Throws `FileError` when the file is missing or not a database.
+    public init(path: String) throws(FileError) {
         let manager = FileManager.default
-        guard manager.fileExists(atPath: path) else { throw StoreError(path: path, message: "no store at this path", exitCode: 66) }
+        guard manager.fileExists(atPath: path) else { throw FileError(.unreadableInput, path: path, message: "no store at this path") }
         let directory = manager.temporaryDirectory.appendingPathComponent("coreseed-snapshot-\(UUID().uuidString)")
         var found: [(String, Int)] = []
         do {
@@ -32,10 +32,10 @@ public final class StoreSnapshot {
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")
         } catch let error as SQLiteError {
             try? manager.removeItem(at: directory)
-            throw StoreError(path: path, message: "not a readable SQLite store: \(error.message)")
+            throw FileError(path: path, message: "not a readable SQLite store: \(error.message)")
         } catch {
             try? manager.removeItem(at: directory)
-            throw StoreError(path: path, message: "cannot copy the store: \(error.localizedDescription)", exitCode: 66)
+            throw FileError(.unreadableInput, path: path, message: "cannot copy the store: \(error.localizedDescription)")
         }
         self.directory = directory
         self.originalPath = path

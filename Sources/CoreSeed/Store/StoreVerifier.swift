@@ -73,7 +73,7 @@ public struct StoreVerifier {
         let (_, metadata): (String, StoreMetadata)
         do {
             (_, metadata) = try StoreMetadata.read(from: database)
-        } catch let error as StoreMetadataError {
+        } catch let error as FileError {
             report.differences.append("Z_METADATA: \(error.message)")
             return
         } catch let error as SQLiteError {

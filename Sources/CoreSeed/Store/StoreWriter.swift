@@ -17,7 +17,7 @@ public final class StoreWriter {
 
     /// Creates the temporary file and the entity and join tables. Indexes come after the load:
     /// building an index once over the loaded table is cheaper than keeping it up row by row.
-    public init(layout: StoreLayout, targetPath: String) throws(StoreError) {
+    public init(layout: StoreLayout, targetPath: String) throws(FileError) {
         self.layout = layout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
@@ -26,7 +26,7 @@ public final class StoreWriter {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)")
         }
         StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
         StoreWriter.removeFiles(at: temporaryPath)
@@ -35,14 +35,14 @@ public final class StoreWriter {
             self.database = try StoreWriter.create(at: temporaryPath, layout: layout)
         } catch {
             StoreWriter.removeFiles(at: temporaryPath)
-            throw StoreError(path: temporaryPath, message: "cannot create the store: \(error.description)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot create the store: \(error.description)")
         }
     }
 
     /// Opens a copy of the existing store at `targetPath` for an upsert: a consistent copy through SQLite's
     /// backup API (its `-wal` included) in the temporary file, where rows are then added and updated.
     /// The existing store is read, never written, until the finished copy replaces it.
-    public init(updating targetPath: String, layout: StoreLayout) throws(StoreError) {
+    public init(updating targetPath: String, layout: StoreLayout) throws(FileError) {
         self.layout = layout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
@@ -55,7 +55,7 @@ public final class StoreWriter {
             self.database = try StoreWriter.copy(snapshot.database, to: temporaryPath)
         } catch {
             StoreWriter.removeFiles(at: temporaryPath)
-            throw StoreError(path: temporaryPath, message: "cannot copy the existing store: \(error.description)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot copy the existing store: \(error.description)")
         }
     }
 
@@ -76,7 +76,7 @@ public final class StoreWriter {
         do {
             try completeUpdate(connection, maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extraMetadata)
         } catch {
-            throw StoreError(path: temporaryPath, message: "cannot finish the store: \(error)")
+            throw FileError(path: temporaryPath, message: "cannot finish the store: \(error)")
         }
         try install(check: check)
     }
@@ -231,7 +231,7 @@ public final class StoreWriter {
         do {
             try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata)
         } catch {
-            throw StoreError(path: temporaryPath, message: "cannot finish the store: \(error.description)")
+            throw FileError(path: temporaryPath, message: "cannot finish the store: \(error.description)")
         }
         try install(check: check)
     }
@@ -242,14 +242,14 @@ public final class StoreWriter {
         let problems = try check(connection)
         timing.mark("  quick_check and verification")
         if !problems.isEmpty {
-            throw StoreError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
+            throw FileError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }
         self.database = nil  // closes the connection: the file is complete on disk
         let descriptor = open(temporaryPath, O_RDONLY)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }
         guard rename(temporaryPath, targetPath) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw StoreError(path: targetPath, message: "cannot move the finished store into place: \(reason)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot move the finished store into place: \(reason)")
         }
         finished = true
         timing.mark("  close, fsync, rename")

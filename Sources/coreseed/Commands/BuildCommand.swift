@@ -57,8 +57,16 @@ enum BuildCommand: Command {
             let report = try SeedBuild.run(specPath: spec, options: options)
             if !quiet && Terminal.stderrIsTTY { Terminal.progress(nil) }
             try write(report, to: reportPath)
+            // Rejected values did not fail the build (--max-errors): warnings, each saying it was left out.
             for error in report.rejected {
-                for line in error.diagnosticLines { Terminal.error(line.replacingOccurrences(of: ": error: ", with: ": warning: rejected: ")) }
+                for diagnostic in error.diagnostics {
+                    var warning = diagnostic
+                    if warning.severity == .error {
+                        warning.severity = .warning
+                        warning.message = "rejected: " + warning.message
+                    }
+                    Terminal.error(warning.text)
+                }
             }
             if !quiet { Terminal.out(summary(report, dryRun: options.dryRun)) }
             return .success
@@ -76,7 +84,7 @@ enum BuildCommand: Command {
         do {
             try Data((report.json + "\n").utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw StoreError(path: path, message: "cannot write the report: \(error.localizedDescription)", exitCode: 73)
+            throw FileError(.cannotWriteOutput, path: path, message: "cannot write the report: \(error.localizedDescription)")
         }
     }
 

@@ -50,25 +50,18 @@ enum PreviewCommand: Command {
 
 /// Reading and decoding a spec file, with its problems as diagnostics.
 enum SpecFile {
-    struct Failure: Diagnosable {
-        var path: String
-        var message: String
-        var exitCode: Int32
-        var diagnosticLines: [String] { ["\(path): error: \(message)"] }
-    }
-
-    static func load(_ path: String) throws(Failure) -> PreviewCommand.Spec {
+    static func load(_ path: String) throws(FileError) -> PreviewCommand.Spec {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(path: path, message: "no such file", exitCode: 66)
+            throw FileError(.unreadableInput, path: path, message: "no such file")
         }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         do {
             return try decoder.decode(PreviewCommand.Spec.self, from: data)
         } catch let error as DecodingError {
-            throw Failure(path: path, message: "invalid spec: " + describe(error), exitCode: 1)
+            throw FileError(path: path, message: "invalid spec: " + describe(error))
         } catch {
-            throw Failure(path: path, message: "invalid spec: \(error)", exitCode: 1)
+            throw FileError(path: path, message: "invalid spec: \(error)")
         }
     }
 

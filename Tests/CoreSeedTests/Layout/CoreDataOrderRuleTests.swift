@@ -217,7 +217,7 @@ import Testing
             </entity>
             """
         #expect(try Self.layout(body, framework: 1344).statements.contains("CREATE INDEX Z_Event_byDate ON ZEVENT (ZDATE COLLATE BINARY DESC)"))
-        #expect(throws: LayoutError.self) { try Self.layout(body, framework: 754) }
+        #expect(throws: FileError.self) { try Self.layout(body, framework: 754) }
     }
 
     /// One table of eras, oldest first, each first version once.

@@ -245,19 +245,19 @@ import Testing
     }
 
     @Test func relationshipCrossingConfigurationsIsAnError() throws {
-        #expect(throws: LayoutError("relationship 'Note.bank' crosses from configuration 'User' to entity 'Bank', which is not in it")) {
+        #expect(throws: FileError(message: "relationship 'Note.bank' crosses from configuration 'User' to entity 'Bank', which is not in it")) {
             try Self.layout(Self.configured, configuration: "User")
         }
-        #expect(throws: LayoutError("no configuration 'Nope' in model 'test' (configurations: Seed, User)")) {
+        #expect(throws: FileError(message: "no configuration 'Nope' in model 'test' (configurations: Seed, User)")) {
             try Self.layout(Self.configured, configuration: "Nope")
         }
     }
 
     @Test func unstorableTypesAndExpressionIndexesAreRefused() throws {
-        #expect(throws: LayoutError("attribute 'A.x' of type Undefined cannot be stored (only transient attributes may have this type)")) {
+        #expect(throws: FileError(message: "attribute 'A.x' of type Undefined cannot be stored (only transient attributes may have this type)")) {
             try Self.layout("<entity name=\"A\"><attribute name=\"x\" optional=\"YES\" attributeType=\"Undefined\"/></entity>")
         }
-        #expect(throws: LayoutError("to-many relationship 'A.bs' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")) {
+        #expect(throws: FileError(message: "to-many relationship 'A.bs' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")) {
             try Self.layout("<entity name=\"A\"><relationship name=\"bs\" toMany=\"YES\" destinationEntity=\"B\"/></entity><entity name=\"B\"/>")
         }
     }

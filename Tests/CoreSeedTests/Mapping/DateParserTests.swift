@@ -168,7 +168,7 @@ import Testing
 
     @Test(arguments: setupErrors)
     func refusesBadConfiguration(_ example: (inputs: [String], zone: String, pivot: Int, message: String)) {
-        #expect(throws: CoercionSetupError(example.message)) {
+        #expect(throws: FileError(message: example.message)) {
             try DateParser(example.inputs.map(DateInput.init(name:)), timeZone: example.zone, pivot: example.pivot)
         }
     }

@@ -38,7 +38,7 @@ import Testing
     @Test func unknownVersionNamesTheVersions() throws {
         let path = TestPaths.corpus.appendingPathComponent("bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
         let versions = try ModelVersions.load(path: path)
-        #expect(throws: ModelError(path: path, message: "no model version 'Nope' (versions: TestModel, TestModel 2)")) {
+        #expect(throws: FileError(.unreadableInput, path: path, message: "no model version 'Nope' (versions: TestModel, TestModel 2)")) {
             try versions.version(named: "Nope")
         }
     }
@@ -52,13 +52,13 @@ import Testing
         ("<plist/>", 1, "root element is <plist>, not <model>: this is not a Core Data model"),
     ])
     func malformedModelsNameFileAndLine(xml: String, line: Int, message: String) throws {
-        #expect(throws: ModelError(path: "m/contents", line: line, message: message)) {
+        #expect(throws: FileError(.unreadableInput, path: "m/contents", line: line, message: message)) {
             try ModelParser.parse(data: Data(xml.utf8), path: "m/contents", versionName: "m")
         }
     }
 
     @Test func brokenXMLGivesTheLine() throws {
-        let error = try #require(throws: ModelError.self) {
+        let error = try #require(throws: FileError.self) {
             try ModelParser.parse(data: Data("<model>\n<entity name=\"A\">\n</model>".utf8), path: "x", versionName: "x")
         }
         #expect(error.line == 3)

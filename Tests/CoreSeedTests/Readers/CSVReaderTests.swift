@@ -147,7 +147,7 @@ import Testing
             _ = try reader.all()
         }
         #expect(error?.diagnosticLines == lines(path))
-        #expect(error?.exitCode == 1)
+        #expect(error?.kind == .invalid)  // exit 1
     }
 
     @Test func unterminatedQuotePointsAtTheQuote() throws {
@@ -202,7 +202,7 @@ import Testing
     @Test func missingFileExits66() throws {
         let error = readerError { _ = try CSVReader(path: "/nonexistent/dir/none.csv") }
         #expect(error?.diagnosticLines == ["/nonexistent/dir/none.csv: error: no such file"])
-        #expect(error?.exitCode == 66)
+        #expect(error?.kind == .unreadableInput)  // exit 66
     }
 
     @Test func failureIsSticky() throws {

@@ -107,7 +107,7 @@ import Testing
         let csv = TestPaths.data.appendingPathComponent("fdic-2011/banklist.csv").path
         let error = readerError { _ = try SQLiteRecordReader(path: csv, selection: .table("t")) }
         #expect(error?.diagnosticLines == ["\(csv): error: not a SQLite database (file is not a database)"])
-        #expect(error?.exitCode == 1)
+        #expect(error?.kind == .invalid)  // exit 1
 
         let scratch = try Scratch()
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.banklist)))
@@ -123,6 +123,6 @@ import Testing
     @Test func missingFileExits66() {
         let error = readerError { _ = try SQLiteRecordReader(path: "/nonexistent/x.sqlite", selection: .table("t")) }
         #expect(error?.diagnosticLines == ["/nonexistent/x.sqlite: error: no such file"])
-        #expect(error?.exitCode == 66)
+        #expect(error?.kind == .unreadableInput)  // exit 66
     }
 }

@@ -70,9 +70,9 @@ import Testing
     }
 
     @Test func notAPlistIsAnError() {
-        #expect(throws: StoreMetadataError.self) { try StoreMetadata(propertyList: Array("hello".utf8)) }
+        #expect(throws: FileError.self) { try StoreMetadata(propertyList: Array("hello".utf8)) }
         let missing = BinaryPropertyListWriter.data(for: .dictionary(["NSStoreType": .string("SQLite")]))
-        #expect(throws: StoreMetadataError(message: "metadata key NSPersistenceFrameworkVersion is not an integer")) {
+        #expect(throws: FileError(message: "metadata key NSPersistenceFrameworkVersion is not an integer")) {
             try StoreMetadata(propertyList: missing)
         }
     }
