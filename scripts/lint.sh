@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader imports CLibXML2.
+# Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader
+# imports CLibXML2, only Crypto/ imports the crypto library (CCrypto, CommonCrypto).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -9,6 +10,7 @@ while IFS= read -r file; do
 done < <(find Sources Tests -name '*.swift')
 if grep -rl 'import CSQLite' Sources | grep -v '^Sources/CoreSeed/SQLite/'; then echo "only Sources/CoreSeed/SQLite may import CSQLite"; status=1; fi
 if grep -rl 'import CLibXML2' Sources | grep -v '^Sources/CoreSeed/Readers/XML/'; then echo "only Sources/CoreSeed/Readers/XML may import CLibXML2"; status=1; fi
+if grep -rlE 'import (CCrypto|CommonCrypto)' Sources | grep -v '^Sources/CoreSeed/Crypto/'; then echo "only Sources/CoreSeed/Crypto may import CCrypto or CommonCrypto"; status=1; fi
 if grep -rn 'try!' Sources; then echo "no try! in Sources"; status=1; fi
 swift build -Xswiftc -warnings-as-errors >/dev/null || { echo "build has warnings or errors"; status=1; }
 exit $status

@@ -76,15 +76,15 @@ final class RowWriter {
             try batch.bytes.withUnsafeBufferPointer { bytes in
                 let base = bytes.baseAddress
                 /// Binds the `count` values at `offset` from parameter `first` on.
-                func bind(_ statement: SQLiteStatement, offset: Int, count: Int, first: Int32) {
+                func bind(_ statement: SQLiteStatement, offset: Int, count: Int, first: Int32) throws(SQLiteError) {
                     for parameter in 0..<count {
                         let index = first + Int32(parameter)
                         switch batch.values[offset + parameter] {
-                        case .integer(let value): statement.bindInteger(value, at: index)
-                        case .null: statement.bindNull(at: index)
-                        case .real(let value): statement.bindReal(value, at: index)
-                        case .text(let start, let length): statement.bindStaticText(base.map { $0 + Int(start) }, count: Int(length), at: index)
-                        case .blob(let start, let length): statement.bindStaticBlob(base.map { $0 + Int(start) }, count: Int(length), at: index)
+                        case .integer(let value): try statement.bindInteger(value, at: index)
+                        case .null: try statement.bindNull(at: index)
+                        case .real(let value): try statement.bindReal(value, at: index)
+                        case .text(let start, let length): try statement.bindStaticText(base.map { $0 + Int(start) }, count: Int(length), at: index)
+                        case .blob(let start, let length): try statement.bindStaticBlob(base.map { $0 + Int(start) }, count: Int(length), at: index)
                         }
                     }
                 }
@@ -98,7 +98,7 @@ final class RowWriter {
                         guard waiting[Int(statementIndex)].count == RowWriter.insertRunLength else { continue }
                         let statement = prepared.statements[Int(run)]
                         for (row, start) in waiting[Int(statementIndex)].enumerated() {
-                            bind(statement, offset: start, count: Int(count), first: Int32(row) * count + 1)
+                            try bind(statement, offset: start, count: Int(count), first: Int32(row) * count + 1)
                         }
                         try statement.step()
                         statement.resetKeepingBindings()
@@ -106,7 +106,7 @@ final class RowWriter {
                         continue
                     }
                     let statement = prepared.statements[Int(statementIndex)]
-                    bind(statement, offset: offset, count: Int(count), first: 1)
+                    try bind(statement, offset: offset, count: Int(count), first: 1)
                     offset += Int(count)
                     try statement.step()
                     statement.resetKeepingBindings()
@@ -118,7 +118,7 @@ final class RowWriter {
                 for statementIndex in waiting.indices where !waiting[statementIndex].isEmpty {
                     let statement = prepared.statements[statementIndex]
                     for start in waiting[statementIndex] {
-                        bind(statement, offset: start, count: waitingCount[statementIndex], first: 1)
+                        try bind(statement, offset: start, count: waitingCount[statementIndex], first: 1)
                         try statement.step()
                         statement.resetKeepingBindings()
                     }
@@ -134,9 +134,9 @@ final class RowWriter {
             guard let rows = rows[join.name], !rows.isEmpty else { continue }
             let statement = try writer.joinInserter(for: join, ignoringDuplicates: ignoringDuplicates)
             for row in rows {
-                statement.bindInteger(row.first, at: 1)
-                statement.bindInteger(row.second, at: 2)
-                for (offset, order) in row.orders.enumerated() { statement.bindInteger(order, at: Int32(3 + offset)) }
+                try statement.bindInteger(row.first, at: 1)
+                try statement.bindInteger(row.second, at: 2)
+                for (offset, order) in row.orders.enumerated() { try statement.bindInteger(order, at: Int32(3 + offset)) }
                 try statement.step()
                 statement.reset()
             }

@@ -1,9 +1,41 @@
 import CSQLite
 
+/// A SQLite result code (extended codes included), named where CoreSeed acts on it.
+public struct SQLiteResultCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The primary code of an extended one (its low byte).
+    public var primary: SQLiteResultCode { SQLiteResultCode(rawValue: rawValue & 0xff) }
+
+    public static let ok = SQLiteResultCode(rawValue: SQLITE_OK)
+    /// The database file is locked by another connection.
+    public static let busy = SQLiteResultCode(rawValue: SQLITE_BUSY)
+    /// The database disk image is malformed.
+    public static let corrupt = SQLiteResultCode(rawValue: SQLITE_CORRUPT)
+    /// The file cannot be opened.
+    public static let cantOpen = SQLiteResultCode(rawValue: SQLITE_CANTOPEN)
+    /// A constraint (unique index, NOT NULL, …) was violated.
+    public static let constraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT)
+    /// The disk is full.
+    public static let full = SQLiteResultCode(rawValue: SQLITE_FULL)
+    /// The file is not a database.
+    public static let notADatabase = SQLiteResultCode(rawValue: SQLITE_NOTADB)
+    /// A parameter index out of range (a bind to a parameter the statement does not have).
+    public static let range = SQLiteResultCode(rawValue: SQLITE_RANGE)
+    /// A string or blob larger than SQLite's limit.
+    public static let tooBig = SQLiteResultCode(rawValue: SQLITE_TOOBIG)
+    /// SQLite could not allocate memory.
+    public static let noMemory = SQLiteResultCode(rawValue: SQLITE_NOMEM)
+
+    /// SQLite's English name of the code (`sqlite3_errstr`).
+    public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+}
+
 /// A failed SQLite call: the result code, SQLite's message, and the SQL or file it concerned.
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The primary result code (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, …).
-    public let code: Int32
+    /// The result code, extended where SQLite gives one (`code.primary` for `SQLITE_CORRUPT`, …).
+    public let code: SQLiteResultCode
     /// SQLite's own message for the failure.
     public let message: String
     /// The statement that failed, when there is one.
@@ -12,7 +44,7 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public let path: String?
 
     public init(code: Int32, message: String, sql: String? = nil, path: String? = nil) {
-        self.code = code
+        self.code = SQLiteResultCode(rawValue: code)
         self.message = message
         self.sql = sql
         self.path = path
@@ -26,7 +58,6 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// True when the file is not a database or is damaged.
     public var isCorruption: Bool {
-        let primary = code & 0xff
-        return primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT
+        code.primary == .notADatabase || code.primary == .corrupt
     }
 }

@@ -51,7 +51,7 @@ public final class SQLiteStatement {
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
         case .text(let s):
             var s = s
-            rc = s.withUTF8 { buffer in bindText(buffer, at: index) }
+            rc = s.withUTF8 { buffer in bindTextResult(buffer, at: index) }
         case .blob(let bytes):
             rc = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), coreseed_sqlite_transient())
@@ -60,27 +60,37 @@ public final class SQLiteStatement {
         if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
     }
 
+    /// Checks a bind's result: a bind fails only for a parameter the statement does not have, a value
+    /// over SQLite's size limit, or no memory — never silently.
+    @inline(__always)
+    private func checked(_ rc: Int32) throws(SQLiteError) {
+        if rc != SQLITE_OK { throw database.error(rc, sql: sql) }
+    }
+
     /// Binds an integer without building a `SQLiteValue`.
     @inline(__always)
-    public func bindInteger(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+    public func bindInteger(_ value: Int64, at index: Int32) throws(SQLiteError) {
+        try checked(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds a double without building a `SQLiteValue`.
     @inline(__always)
-    public func bindReal(_ value: Double, at index: Int32) {
-        sqlite3_bind_double(handle, index, value)
+    public func bindReal(_ value: Double, at index: Int32) throws(SQLiteError) {
+        try checked(sqlite3_bind_double(handle, index, value))
     }
 
     /// Binds NULL.
     @inline(__always)
-    public func bindNull(at index: Int32) {
-        sqlite3_bind_null(handle, index)
+    public func bindNull(at index: Int32) throws(SQLiteError) {
+        try checked(sqlite3_bind_null(handle, index))
     }
 
     /// Binds UTF-8 text bytes; SQLite copies them. Empty text stays text (not NULL).
-    @discardableResult
-    public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+    public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        try checked(bindTextResult(bytes, at: index))
+    }
+
+    private func bindTextResult(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient())
         }
@@ -92,21 +102,22 @@ public final class SQLiteStatement {
     /// Binds UTF-8 text in place (`SQLITE_STATIC`): the caller keeps `bytes` alive and unchanged until the
     /// statement has been stepped and reset.
     @inline(__always)
-    public func bindStaticText(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) {
+    public func bindStaticText(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) throws(SQLiteError) {
         guard let bytes, count > 0 else {
-            sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient())
+            try checked(sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient()))
             return
         }
-        UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count) { pointer in
-            _ = sqlite3_bind_text(handle, index, pointer, Int32(count), coreseed_sqlite_static())
+        let rc = UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count) { pointer in
+            sqlite3_bind_text(handle, index, pointer, Int32(count), coreseed_sqlite_static())
         }
+        try checked(rc)
     }
 
     /// Binds a blob in place (`SQLITE_STATIC`), with the same lifetime rule as `bindStaticText`.
     @inline(__always)
-    public func bindStaticBlob(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) {
-        sqlite3_bind_blob(handle, index, bytes.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), Int32(count),
-                          coreseed_sqlite_static())
+    public func bindStaticBlob(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) throws(SQLiteError) {
+        try checked(sqlite3_bind_blob(handle, index, bytes.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), Int32(count),
+                                      coreseed_sqlite_static()))
     }
 
     /// Advances one row (`sqlite3_step`): true when a row is available, false when done.

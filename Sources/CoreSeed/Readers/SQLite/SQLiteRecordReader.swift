@@ -138,10 +138,12 @@ public final class SQLiteRecordReader: RecordReader {
     }
 
     static func reason(_ error: SQLiteError) -> ReaderError.Reason {
-        let primary = error.code & 0xff
-        if primary == 26 { return .notADatabase(error.message) }  // SQLITE_NOTADB
-        if primary == 11 { return .corruptDatabase(error.message) }  // SQLITE_CORRUPT
-        if primary == 14 { return .cannotOpen(error.message) }  // SQLITE_CANTOPEN
+        switch error.code.primary {
+        case .notADatabase: return .notADatabase(error.message)
+        case .corrupt: return .corruptDatabase(error.message)
+        case .cantOpen: return .cannotOpen(error.message)
+        default: break
+        }
         return .sqlite(error.message)
     }
 

@@ -6,6 +6,7 @@ import CCrypto
 
 /// An incremental SHA-256, for inputs too large to hold in memory (libcrypto's EVP digest API, or
 /// CommonCrypto's `CC_SHA256_Update`). Not `Sendable`: it owns a mutable C context; freed on deinit.
+/// Every libcrypto result is checked; a failure traps (the library is broken or out of memory).
 public final class SHA256Stream {
     #if canImport(CommonCrypto)
     private var context = CC_SHA256_CTX()
@@ -18,7 +19,7 @@ public final class SHA256Stream {
         CC_SHA256_Init(&context)
         #else
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("EVP_MD_CTX_new failed: out of memory") }
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "EVP_DigestInit_ex(SHA-256) failed")
         self.context = context
         #endif
     }
@@ -35,7 +36,7 @@ public final class SHA256Stream {
         #if canImport(CommonCrypto)
         CC_SHA256_Update(&context, base, CC_LONG(bytes.count))
         #else
-        EVP_DigestUpdate(context, base, bytes.count)
+        precondition(EVP_DigestUpdate(context, base, bytes.count) == 1, "EVP_DigestUpdate failed")
         #endif
     }
 
@@ -51,7 +52,7 @@ public final class SHA256Stream {
             _ = CC_SHA256_Final(output.baseAddress, &context)
             #else
             var length: UInt32 = 0
-            _ = EVP_DigestFinal_ex(context, output.baseAddress, &length)
+            precondition(EVP_DigestFinal_ex(context, output.baseAddress, &length) == 1 && length == 32, "EVP_DigestFinal_ex failed")
             #endif
         }
         return digest

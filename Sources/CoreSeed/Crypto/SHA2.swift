@@ -5,7 +5,9 @@ import CCrypto
 #endif
 
 /// SHA-2 digests through the platform's crypto library: CommonCrypto on Apple platforms,
-/// libcrypto (OpenSSL) elsewhere. Never hand-written.
+/// libcrypto (OpenSSL) elsewhere. Never hand-written. Only `Crypto/` imports the crypto library
+/// (`scripts/lint.sh` checks it); every result is checked: a digest that fails traps, since it can
+/// only fail when the library itself is broken or out of memory.
 public enum SHA2 {
     /// SHA-256 of `bytes` (32 bytes). Calls `CC_SHA256` or OpenSSL's one-shot `SHA256`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
@@ -13,10 +15,11 @@ public enum SHA2 {
         bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 #if canImport(CommonCrypto)
-                _ = CC_SHA256(input.baseAddress, CC_LONG(input.count), output.baseAddress)
+                let result = CC_SHA256(input.baseAddress, CC_LONG(input.count), output.baseAddress)
                 #else
-                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
+                let result = SHA256(input.baseAddress, input.count, output.baseAddress)
                 #endif
+                precondition(result != nil, "SHA-256 failed in the platform's crypto library")
             }
         }
         return digest
@@ -28,10 +31,11 @@ public enum SHA2 {
         bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 #if canImport(CommonCrypto)
-                _ = CC_SHA512(input.baseAddress, CC_LONG(input.count), output.baseAddress)
+                let result = CC_SHA512(input.baseAddress, CC_LONG(input.count), output.baseAddress)
                 #else
-                _ = SHA512(input.baseAddress, input.count, output.baseAddress)
+                let result = SHA512(input.baseAddress, input.count, output.baseAddress)
                 #endif
+                precondition(result != nil, "SHA-512 failed in the platform's crypto library")
             }
         }
         return digest
