@@ -23,22 +23,42 @@ struct EntityState {
     var unresolved: [Int32: [(link: Int, key: String)]] = [:]
 }
 
+/// A destination key as the key pass keeps it: a canonical integer without its text (most legacy ids),
+/// else the key's text (``NaturalKey/part(_:)``).
+enum LinkKey: Sendable {
+    case integer(Int64)
+    case text(String)
+
+    /// The key's canonical text (for messages and the keys of rows already in a store).
+    var text: String {
+        switch self {
+        case .integer(let number): String(number)
+        case .text(let text): text
+        }
+    }
+}
+
 /// Destination keys per record, flattened: record `i`'s keys are `keys[starts[i]..<starts[i+1]]`.
 struct LinkKeys {
-    private(set) var keys: [String] = []
+    private(set) var keys: [LinkKey] = []
     private(set) var starts: [Int32] = [0]
 
     mutating func append(_ recordKeys: [String]) {
-        keys += recordKeys
+        keys += recordKeys.map(LinkKey.text)
         starts.append(Int32(keys.count))
     }
 
     mutating func append(single key: String?) {
-        if let key { keys.append(key) }
+        if let key { keys.append(.text(key)) }
         starts.append(Int32(keys.count))
     }
 
-    func keys(of ordinal: Int) -> ArraySlice<String> {
+    mutating func append(integer key: Int64) {
+        keys.append(.integer(key))
+        starts.append(Int32(keys.count))
+    }
+
+    func keys(of ordinal: Int) -> ArraySlice<LinkKey> {
         keys[Int(starts[ordinal])..<Int(starts[ordinal + 1])]
     }
 }

@@ -22,6 +22,20 @@ struct KeyIndex {
         }
     }
 
+    /// The ordinal of a destination key as the key pass keeps it.
+    subscript(_ key: LinkKey) -> Int32? {
+        switch key {
+        case .integer(let number): integers[number]
+        case .text(let text): self[text]
+        }
+    }
+
+    /// The ordinal of a canonical integer key (see ``canonicalInteger(_:)``), without its text.
+    subscript(integer number: Int64) -> Int32? {
+        get { integers[number] }
+        set { integers[number] = newValue }
+    }
+
     /// The integer `text` spells in canonical form (no `+`, no leading zeros, at most 18 digits), or nil.
     static func canonicalInteger(_ text: String) -> Int64? {
         var text = text

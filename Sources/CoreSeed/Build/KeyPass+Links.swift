@@ -10,37 +10,74 @@ extension KeyPass {
 
     /// The row of `destination` (or one of its sub-entities) whose key is `key`: a record of the input,
     /// else (in an upsert) a row already in the store.
-    mutating func lookup(_ destination: String, _ key: String) -> Target? {
-        let indexes = candidates(for: destination)
-        for index in indexes {
+    func lookup(_ candidates: [Int], _ key: LinkKey) -> Target? {
+        for index in candidates {
             if let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 {
                 return Target(entity: index, ordinal: Int(ordinal), primaryKey: states[index].primaryKeys[Int(ordinal)])
             }
         }
-        for index in indexes {
-            if let primaryKey = existing?.keys[index][key] { return Target(entity: index, ordinal: nil, primaryKey: primaryKey) }
+        guard let existing else { return nil }
+        let text = key.text
+        for index in candidates {
+            if let primaryKey = existing.keys[index][text] { return Target(entity: index, ordinal: nil, primaryKey: primaryKey) }
         }
         return nil
+    }
+
+    /// What linking along one relationship needs, worked out once per relationship instead of per link.
+    struct LinkPlan {
+        let relationship: Relationship
+        let inverse: Relationship?
+        /// Seeded entities whose rows the relationship may point at.
+        let candidates: [Int]
+        /// The source entity's to-one slot for the relationship (to-one only).
+        let slot: Int?
+        /// Per seeded entity index: its to-one slot for the inverse (to-one inverses only).
+        let inverseSlots: [Int: Int]
+        /// The join table of a many-to-many relationship, and whether the source is its first entity.
+        let join: (table: StoreLayout.JoinTable, sourceIsFirst: Bool)?
+    }
+
+    mutating func linkPlan(entity: Int, relationship: Relationship) -> LinkPlan {
+        let source = mapping.entities[entity]
+        let inverse = plan.graph.inverse(of: relationship, in: source.name)
+        let candidates = candidates(for: relationship.destinationEntity)
+        var inverseSlots: [Int: Int] = [:]
+        if let inverse, !inverse.isToMany {
+            for index in candidates {
+                if let slot = mapping.entities[index].toOneSlots.firstIndex(of: inverse.name) { inverseSlots[index] = slot }
+            }
+        }
+        var join: (StoreLayout.JoinTable, Bool)?
+        if relationship.isToMany, inverse?.isToMany == true,
+           let owner = plan.graph.relationship(relationship.name, from: source.name)?.owner.name,
+           let table = mapping.layout.joinTables.first(where: {
+               ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
+                   || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
+           }) {
+            join = (table, table.firstEntity == owner && table.firstRelationship == relationship.name)
+        }
+        return LinkPlan(relationship: relationship, inverse: inverse, candidates: candidates,
+                        slot: relationship.isToMany ? nil : source.toOneSlots.firstIndex(of: relationship.name)!,
+                        inverseSlots: inverseSlots, join: join)
     }
 
     /// Resolves every field link (keys gathered in the first pass).
     mutating func resolveLinks() throws {
         for (index, entity) in mapping.entities.enumerated() {
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
-                let relationship = link.relationship
-                let inverse = plan.graph.inverse(of: relationship, in: entity.name)
+                let linking = linkPlan(entity: index, relationship: link.relationship)
                 let keys = states[index].linkKeys[linkIndex]
                 for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
-                        guard let target = lookup(relationship.destinationEntity, key) else {
+                        guard let target = lookup(linking.candidates, key) else {
                             if link.onUnresolved == .error {
-                                states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, key))
+                                states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, key.text))
                             }
                             continue
                         }
                         let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].primaryKeys[ordinal])
-                        try self.link(from: source, to: target, relationship: relationship,
-                                 inverse: inverse, position: position)
+                        self.link(from: source, to: target, linking, position: position)
                     }
                 }
             }
@@ -49,41 +86,34 @@ extension KeyPass {
     }
 
     /// Records one link in the to-one columns of either side, or as a join row.
-    mutating func link(from source: Target, to target: Target, relationship: Relationship, inverse: Relationship?, position: Int) throws {
-        let sourceEntity = mapping.entities[source.entity], targetEntity = mapping.entities[target.entity]
+    mutating func link(from source: Target, to target: Target, _ linking: LinkPlan, position: Int) {
         let sourceKey = source.primaryKey, targetKey = target.primaryKey
-        if !relationship.isToMany {
+        let relationship = linking.relationship, inverse = linking.inverse
+        if let slot = linking.slot {
             guard let ordinal = source.ordinal else { return }
-            let slot = sourceEntity.toOneSlots.firstIndex(of: relationship.name)!
             states[source.entity].toOneKeys[slot][ordinal] = targetKey
-            states[source.entity].toOneEntities[slot][ordinal] = Int32(targetEntity.number)
+            states[source.entity].toOneEntities[slot][ordinal] = Int32(mapping.entities[target.entity].number)
             if let inverse, inverse.isToMany, inverse.isOrdered {
                 states[source.entity].toOneOrders[slot][ordinal] = nextOrder("\(target.entity).\(inverse.name)", targetKey)
             }
             // The inverse column of a row only in the existing store is left as it is.
-            if let inverse, !inverse.isToMany, let targetOrdinal = target.ordinal,
-               let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) {
+            if let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] {
                 states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
-                states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(sourceEntity.number)
+                states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(mapping.entities[source.entity].number)
             }
             return
         }
         guard let inverse else { return }
         if !inverse.isToMany {
             // One-to-many given from the to-many side: the key lives on the destination's to-one.
-            guard let targetOrdinal = target.ordinal, let inverseSlot = targetEntity.toOneSlots.firstIndex(of: inverse.name) else { return }
+            guard let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] else { return }
             states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
-            states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(sourceEntity.number)
+            states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(mapping.entities[source.entity].number)
             if relationship.isOrdered { states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = Int64(position + 1) }
             return
         }
         // Many-to-many: a join row; A (the join table's first entity) may be either side.
-        guard let owner = plan.graph.relationship(relationship.name, from: sourceEntity.name)?.owner.name,
-              let join = mapping.layout.joinTables.first(where: {
-                  ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
-                      || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
-              }) else { return }
-        let sourceIsFirst = join.firstEntity == owner && join.firstRelationship == relationship.name
+        guard let (join, sourceIsFirst) = linking.join else { return }
         // The key column named after `relationship` is the second one when the source is the first entity.
         let relationshipColumn = sourceIsFirst ? join.secondColumn : join.firstColumn
         var orders: [Int64] = []
@@ -110,13 +140,14 @@ extension KeyPass {
     mutating func readJoinSources() throws {
         for link in mapping.joinLinks {
             guard mapping.entities.contains(where: { $0.name == link.entity }) else { continue }
-            let inverse = plan.graph.inverse(of: link.relationship, in: link.entity)
+            var plans: [Int: LinkPlan] = [:]
+            let sources = candidates(for: link.entity), targets = candidates(for: link.relationship.destinationEntity)
             var positions: [Int64: Int] = [:]
             let reader = try link.spec.openReader(relativeTo: plan.specDirectory)
             while let record = try reader.next() {
                 let sourceKey = NaturalKey.key(record.values, at: link.keyFields)
                 let targetKey = NaturalKey.key(record.values, at: link.destinationKeyFields)
-                guard let sourceKey, let source = lookup(link.entity, sourceKey) else {
+                guard let sourceKey, let source = lookup(sources, .text(sourceKey)) else {
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
                                                 attribute: link.relationship.name,
@@ -124,7 +155,7 @@ extension KeyPass {
                     }
                     continue
                 }
-                guard let targetKey, let target = lookup(link.relationship.destinationEntity, targetKey) else {
+                guard let targetKey, let target = lookup(targets, .text(targetKey)) else {
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
                                                 entity: link.entity, attribute: link.relationship.name,
@@ -136,7 +167,8 @@ extension KeyPass {
                 let key = source.primaryKey
                 let position = positions[key, default: 0]
                 positions[key] = position + 1
-                try self.link(from: source, to: target, relationship: link.relationship, inverse: inverse, position: position)
+                if plans[source.entity] == nil { plans[source.entity] = linkPlan(entity: source.entity, relationship: link.relationship) }
+                self.link(from: source, to: target, plans[source.entity]!, position: position)
             }
         }
     }

@@ -36,45 +36,83 @@ struct KeyPass {
     }
 
     /// Reads every source once: validates values (when errors are tolerated), builds each entity's key
-    /// index under its duplicate policy, and collects the destination keys of every field link.
+    /// index under its duplicate policy, and collects the destination keys of every field link. Fields
+    /// are read in place where the reader shows them so (`RowInput`): a `Record` is made only for a value
+    /// the fast path leaves alone, a key that is not an integer, or a message.
     mutating func readKeys(progress: (@Sendable (String) -> Void)?) throws {
         let validate = plan.maxErrors > 0 || plan.dryRun
         for group in plan.groups {
-            var locals = group.entities.map { index in
-                var state = EntityState()
-                state.linkKeys = Array(repeating: LinkKeys(), count: mapping.entities[index].fieldLinks.count)
-                return state
-            }
+            var reading = Reading(pass: self, group: group, validate: validate, progress: progress)
             let sourceCount = mapping.entities[group.entities[0]].sources.count
             for sourceIndex in 0..<sourceCount {
                 let first = mapping.entities[group.entities[0]].sources[sourceIndex]
                 let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
                 reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: validate))
-                var read = 0
-                while let record = try reader.next() {
-                    for (slot, index) in group.entities.enumerated() {
-                        try readKeys(record, entityIndex: index, source: mapping.entities[index].sources[sourceIndex],
-                                     validate: validate, state: &locals[slot])
-                    }
-                    read += 1
-                    if read & 0xFFFF == 0 { progress?("\(first.name): \(read) records read") }
+                reading.start(source: sourceIndex, name: first.name)
+                do {
+                    _ = try reader.visitRows(&reading)
+                } catch {
+                    self = reading.pass
+                    throw error
                 }
             }
-            for (slot, index) in group.entities.enumerated() { states[index] = locals[slot] }
+            self = reading.pass
+            for (slot, index) in group.entities.enumerated() { states[index] = reading.locals[slot] }
+        }
+    }
+
+    /// The key pass over one source group: the group's entity states while they are filled.
+    private struct Reading: RowInputVisitor {
+        var pass: KeyPass
+        let group: BuildPlan.SourceGroup
+        let validate: Bool
+        let progress: (@Sendable (String) -> Void)?
+        var locals: [EntityState]
+        private var sourceIndex = 0
+        private var sourceName = ""
+        private var read = 0
+
+        init(pass: KeyPass, group: BuildPlan.SourceGroup, validate: Bool, progress: (@Sendable (String) -> Void)?) {
+            self.pass = pass
+            self.group = group
+            self.validate = validate
+            self.progress = progress
+            locals = group.entities.map { index in
+                var state = EntityState()
+                state.linkKeys = Array(repeating: LinkKeys(), count: pass.mapping.entities[index].fieldLinks.count)
+                return state
+            }
+        }
+
+        mutating func start(source: Int, name: String) {
+            sourceIndex = source
+            sourceName = name
+            read = 0
+        }
+
+        mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
+            for (slot, index) in group.entities.enumerated() {
+                try pass.readKeys(&input, entityIndex: index, source: pass.mapping.entities[index].sources[sourceIndex],
+                                  validate: validate, state: &locals[slot])
+            }
+            read += 1
+            if read & 0xFFFF == 0 { progress?("\(sourceName): \(read) records read") }
+            return true
         }
     }
 
     /// The key pass for one record of one entity.
     @inline(__always)
-    private mutating func readKeys(_ record: Record, entityIndex index: Int, source: SourcePlan, validate: Bool,
-                                   state: inout EntityState) throws {
+    fileprivate mutating func readKeys<Input: RowInput>(_ input: inout Input, entityIndex index: Int, source: SourcePlan,
+                                                        validate: Bool, state: inout EntityState) throws {
         let entity = mapping.entities[index]
         let ordinal = state.count
         state.count += 1
         var keep = true
         if validate {
             for fill in source.fills {
-                guard case .attribute(let attribute) = fill else { continue }
+                guard case .attribute(let attribute) = fill, !input.acceptsFast(attribute) else { continue }
+                let record = try input.record()
                 do {
                     _ = try attribute.value(record)
                 } catch {
@@ -85,10 +123,10 @@ struct KeyPass {
             }
         }
         if entity.hasKey && keep {
-            keep = try indexKey(record, ordinal: ordinal, source: source, entity: entity, state: &state)
+            keep = try indexKey(&input, ordinal: ordinal, source: source, entity: entity, state: &state)
         }
         if keep, let existing {
-            let key = existing.storedKey(record, source: source, reader: existing.keyReaders[index])
+            let key = existing.storedKey(try input.record(), source: source, reader: existing.keyReaders[index])
             let primaryKey = key.flatMap { existing.keys[index][$0] } ?? 0
             if primaryKey != 0 && insertOnly {
                 keep = false
@@ -102,32 +140,52 @@ struct KeyPass {
         state.kept.append(keep)
         for (link, fields) in zip(entity.fieldLinks.indices, source.linkFields) {
             if fields.count == 1 {
-                state.linkKeys[link].append(NaturalKey.keys(record.values[fields[0]], separator: entity.fieldLinks[link].separator))
+                if entity.fieldLinks[link].separator == nil, let number = input.integerKey(field: fields[0]) {
+                    state.linkKeys[link].append(integer: number)
+                } else {
+                    state.linkKeys[link].append(NaturalKey.keys(try input.record().values[fields[0]], separator: entity.fieldLinks[link].separator))
+                }
             } else {
-                state.linkKeys[link].append(single: NaturalKey.key(record.values, at: fields))
+                state.linkKeys[link].append(single: NaturalKey.key(try input.record().values, at: fields))
             }
         }
     }
 
     /// Adds the record's key to the index under the duplicate policy; false when the record gets no row.
-    private mutating func indexKey(_ record: Record, ordinal: Int, source: SourcePlan, entity: EntityPlan,
-                                   state: inout EntityState) throws -> Bool {
+    private mutating func indexKey<Input: RowInput>(_ input: inout Input, ordinal: Int, source: SourcePlan, entity: EntityPlan,
+                                                    state: inout EntityState) throws -> Bool {
         let field = entity.keyFieldName ?? ""
-        guard let key = NaturalKey.key(record.values, at: source.keyFields) else {
-            try rejections.reject(Rejections.mappingError(record, fieldIndex: source.keyFields.first, field: field, entity: entity.name,
-                                                          attribute: "key", failure: .required(.null, type: .string)))
+        let key: String
+        if source.keyFields.count == 1, let number = input.integerKey(field: source.keyFields[0]) {
+            guard let earlier = state.keyIndex[integer: number] else {
+                state.keyIndex[integer: number] = Int32(ordinal)
+                return true
+            }
+            return try keepDuplicate(&input, key: String(number), earlier: earlier, ordinal: ordinal, source: source,
+                                     entity: entity, state: &state)
+        }
+        guard let text = NaturalKey.key(try input.record().values, at: source.keyFields) else {
+            try rejections.reject(Rejections.mappingError(try input.record(), fieldIndex: source.keyFields.first, field: field,
+                                                          entity: entity.name, attribute: "key", failure: .required(.null, type: .string)))
             return false
         }
+        key = text
         guard let earlier = state.keyIndex[key] else {
             state.keyIndex[key] = Int32(ordinal)
             return true
         }
+        return try keepDuplicate(&input, key: key, earlier: earlier, ordinal: ordinal, source: source, entity: entity, state: &state)
+    }
+
+    /// A key seen before, at record `earlier`: the duplicate policy decides which record keeps it.
+    private mutating func keepDuplicate<Input: RowInput>(_ input: inout Input, key: String, earlier: Int32, ordinal: Int,
+                                                         source: SourcePlan, entity: EntityPlan, state: inout EntityState) throws -> Bool {
         switch entity.duplicatePolicy {
         case .error:
             let firstSeen = try plan.locate(entity: entity, ordinal: Int(earlier))
             try rejections.reject(Rejections.mappingError(
-                record, fieldIndex: source.keyFields.first, field: field, entity: entity.name, attribute: "key",
-                failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: firstSeen.description)))
+                try input.record(), fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name,
+                attribute: "key", failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: firstSeen.description)))
             return false
         case .first:
             return false

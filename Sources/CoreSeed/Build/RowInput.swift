@@ -1,16 +1,60 @@
-/// One source record as pass 2 reads it: a `Record`, or a reader's fields as bytes in place.
+/// One source record as both passes read it: a reader's fields as bytes in place (the core), or a
+/// `Record` (for readers that do not show their fields in place).
 ///
 /// The byte form lets the common values (text, integers, dates; see ``ValueCoercer/coerceFast(_:)``)
-/// go from the reader's buffer into a row batch with no `String` made; anything else — a value the
-/// fast path leaves alone, a message, a duplicate key — asks for the `Record`.
+/// and integer keys go from the reader's buffer to where they are needed with no `String` made;
+/// anything else — a value the fast path leaves alone, a message, a duplicate key — asks for the `Record`.
 protocol RowInput {
     /// The record (made on first use when the input is bytes).
     mutating func record() throws -> Record
     /// Appends `fill`'s value when the fast path can decide it; false when the general path must.
     func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool
+    /// Whether the fast path decides `fill`'s value (the key pass's check, nothing appended); false
+    /// when the general path must.
+    func acceptsFast(_ fill: AttributeFill) -> Bool
+    /// The one-field key in `field` when it is a canonical integer (no text made); nil otherwise.
+    func integerKey(field: Int) -> Int64?
+}
+
+extension RowInput {
     /// Adds the one-field key in `field` to `index` when it is an integer seen for the first time;
     /// false otherwise (not an integer key, or a duplicate), for the full check to decide.
-    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool
+    @inline(__always)
+    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool {
+        guard let number = integerKey(field: field) else { return false }
+        return index.keys.insert(integer: number)
+    }
+}
+
+/// Something that takes the records of a source one by one, as `RowInput`s (the key pass, the row pass).
+protocol RowInputVisitor {
+    /// Takes one record; false to stop reading.
+    mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool
+}
+
+extension RecordReader {
+    /// Hands every record to `visitor`, in place when the reader shows its fields in place
+    /// (``FieldViewReader``), else as `Record`s; false when the visitor stopped early.
+    ///
+    /// Each in-place reader is taken by its own type, so that the visitor's per-field path is compiled
+    /// for it (no generic dispatch per field): the one place that knows the reader types.
+    func visitRows<Visitor: RowInputVisitor>(_ visitor: inout Visitor) throws -> Bool {
+        func inPlace<Reader: FieldViewReader>(_ reader: Reader) throws -> Bool {
+            while try reader.nextRaw() {
+                var input = FieldViewInput(reader: reader)
+                guard try visitor.visit(&input) else { return false }
+            }
+            return true
+        }
+        if let csv = self as? CSVReader, csv.readsRaw { return try inPlace(csv) }
+        if let xml = self as? XMLRecordReader, xml.readsRaw { return try inPlace(xml) }
+        if let table = self as? SQLiteRecordReader, table.readsRaw { return try inPlace(table) }
+        while let record = try next() {
+            var input = RecordInput(record: record)
+            guard try visitor.visit(&input) else { return false }
+        }
+        return true
+    }
 }
 
 /// A record from any reader.
@@ -34,10 +78,17 @@ struct RecordInput: RowInput {
     }
 
     @inline(__always)
-    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool {
-        guard let number = NaturalKey.integer(full.values[field]) else { return false }
-        return index.keys.insert(integer: number)
+    func acceptsFast(_ fill: AttributeFill) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        switch full.values[field] {
+        case .text(var text): return text.withUTF8 { FastFill.accepts(.text($0), fill) }
+        case .integer(let number): return FastFill.accepts(.integer(number), fill)
+        case .null, .real, .blob, .list: return false
+        }
     }
+
+    @inline(__always)
+    func integerKey(field: Int) -> Int64? { NaturalKey.integer(full.values[field]) }
 }
 
 /// The current record of a reader that shows its fields in place (``FieldViewReader``).
@@ -63,10 +114,13 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
     }
 
     @inline(__always)
-    func insertIfIntegerKey(field: Int, into index: RowProducer.SharedKeyIndex) -> Bool {
-        guard let number = NaturalKey.integer(reader.fieldView(field)) else { return false }
-        return index.keys.insert(integer: number)
+    func acceptsFast(_ fill: AttributeFill) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        return FastFill.accepts(reader.fieldView(field), fill)
     }
+
+    @inline(__always)
+    func integerKey(field: Int) -> Int64? { NaturalKey.integer(reader.fieldView(field)) }
 }
 
 /// The fast path both inputs share: a field's value appended to a row batch when
@@ -89,6 +143,20 @@ enum FastFill {
             guard fill.coercer.acceptsFast(integer: number) else { return false }
             batch.values.append(.integer(number))
             return true
+        case .null, .real, .other:
+            return false
+        }
+    }
+
+    /// Whether ``append(_:_:to:)`` would decide the value (nothing appended).
+    @inline(__always)
+    static func accepts(_ view: FieldView, _ fill: AttributeFill) -> Bool {
+        switch view {
+        case .text(let bytes):
+            guard fill.coercer.coerceFast(bytes) != nil else { return false }
+            return !(fill.defaultValue != nil && AttributeFill.isBlank(bytes))
+        case .integer(let number):
+            return fill.coercer.acceptsFast(integer: number)
         case .null, .real, .other:
             return false
         }

@@ -3,7 +3,8 @@
 ///
 /// A `Sendable` value: it goes to the reading thread with everything it reads (the plan, each entity's
 /// numbers and resolved links, the statements' indexes) and comes back with its tallies and the values
-/// it rejected.
+/// it rejected. What only the reading thread touches (the open group's key indexes, the batch being
+/// filled) lives in ``Run`` while it reads.
 struct RowProducer: Sendable {
     /// What the row pass needs of one entity, copied out of the key pass once so that the per-row loop
     /// reads local arrays.
@@ -26,8 +27,8 @@ struct RowProducer: Sendable {
     let statements: RowStatements.Indexes
     var rejections: Rejections
     /// Per entity: rows inserted, and stored rows the input matched with nothing to update.
-    private(set) var produced: [Int]
-    private(set) var unchanged: [Int]
+    fileprivate(set) var produced: [Int]
+    fileprivate(set) var unchanged: [Int]
 
     init(plan: BuildPlan, entities: [EntityRows], statements: RowStatements.Indexes, rejections: Rejections) {
         self.plan = plan
@@ -60,6 +61,7 @@ struct RowProducer: Sendable {
         let toOneKeys: [[Int64]]
         let toOneEntities: [[Int32]]
         let toOneOrders: [[Int64]]
+        let unresolved: [Int32: [(link: Int, key: String)]]
         let hasUnresolved: Bool
         let slots: [BuildPlan.SlotSource]?
         var ordinal = 0
@@ -68,95 +70,102 @@ struct RowProducer: Sendable {
     }
 
     /// Reads every source once and hands over each kept record's row; stops early when `send` says the
-    /// SQLite side has gone.
-    mutating func produce(send: (RowBatch) -> Bool) throws {
-        var batch = RowBatch(capacity: RowProducer.batchRows)
-        let mapping = plan.mapping
-        for group in plan.groups {
-            var cursors = group.entities.map { index in
-                let rows = entities[index]
-                return Cursor(entityIndex: index, number: Int64(mapping.entities[index].number), fills: mapping.entities[index].sources.map(\.fills),
-                              insert: statements.insert[index], updates: statements.update[index], primaryKeys: rows.primaryKeys,
-                              matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
-                              toOneOrders: rows.toOneOrders, hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots)
-            }
-            defer {
-                for cursor in cursors {
-                    produced[cursor.entityIndex] = cursor.produced
-                    unchanged[cursor.entityIndex] = cursor.unchanged
-                }
-            }
-            // One duplicate index per distinct key: entities keyed alike see the same records, so the
-            // first of them checks for all (the same key, the same verdict).
-            var checkedKeys = Set<[Int]>()
-            let duplicateIndexes = group.entities.map { index -> SharedKeyIndex? in
-                guard plan.isNumberedAsRead, mapping.entities[index].hasKey,
-                      checkedKeys.insert(plan.duplicateIndexKey(index)).inserted else { return nil }
-                return SharedKeyIndex()
-            }
-            let sourceCount = mapping.entities[group.entities[0]].sources.count
-            for sourceIndex in 0..<sourceCount {
-                let first = mapping.entities[group.entities[0]].sources[sourceIndex]
-                let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
-                reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
-                // Per slot: the key's field when the key is one field (integer keys are checked without text).
-                let singleKeyFields = cursors.map { cursor -> Int in
-                    let keyFields = mapping.entities[cursor.entityIndex].sources[sourceIndex].keyFields
-                    return keyFields.count == 1 ? keyFields[0] : -1
-                }
-                // One record: its duplicate checks (one-field integer keys without text), then its rows.
-                func handle<Input: RowInput>(_ input: inout Input) throws -> Bool {
-                    for slot in cursors.indices {
-                        if let index = duplicateIndexes[slot] {
-                            let keyField = singleKeyFields[slot]
-                            if keyField < 0 || !input.insertIfIntegerKey(field: keyField, into: index) {
-                                try checkDuplicate(try input.record(), entityIndex: cursors[slot].entityIndex,
-                                                   sourceIndex: sourceIndex, index: index)
-                            }
-                        }
-                        try produceRow(&input, sourceIndex: sourceIndex, cursor: &cursors[slot], batch: &batch)
-                    }
-                    if batch.rows.count >= RowProducer.batchRows {
-                        guard send(batch) else { return false }
-                        batch = RowBatch(capacity: RowProducer.batchRows)
-                    }
-                    return true
-                }
-                // Fields are looked at in place (no `Record` unless a value needs one), each reader by its
-                // own type so that the in-place path is compiled for it (no generic dispatch per field).
-                func handleInPlace<Reader: FieldViewReader>(_ reader: Reader) throws -> Bool {
-                    while try reader.nextRaw() {
-                        var input = FieldViewInput(reader: reader)
-                        guard try handle(&input) else { return false }
-                    }
-                    return true
-                }
-                if let csv = reader as? CSVReader, csv.readsRaw {
-                    guard try handleInPlace(csv) else { return }
-                } else if let xml = reader as? XMLRecordReader {
-                    guard try handleInPlace(xml) else { return }
-                } else if let table = reader as? SQLiteRecordReader, table.readsRaw {
-                    guard try handleInPlace(table) else { return }
-                } else {
-                    while let record = try reader.next() {
-                        var input = RecordInput(record: record)
-                        guard try handle(&input) else { return }
-                    }
-                }
-            }
+    /// SQLite side has gone. The tallies and rejected values stay in `self`, even when it throws.
+    mutating func produce(send: @escaping (RowBatch) -> Bool) throws {
+        var run = Run(producer: self, send: send)
+        defer { self = run.producer }
+        try run.produce()
+    }
+
+    /// One run over the sources on the reading thread: the group's cursors and duplicate indexes, the
+    /// source being read, the batch being filled and where full batches go. Not `Sendable`.
+    private struct Run: RowInputVisitor {
+        var producer: RowProducer
+        let send: (RowBatch) -> Bool
+        private var cursors: [Cursor] = []
+        private var duplicateIndexes: [SharedKeyIndex?] = []
+        private var singleKeyFields: [Int] = []
+        private var sourceIndex = 0
+        private var batch = RowBatch(capacity: RowProducer.batchRows)
+
+        init(producer: RowProducer, send: @escaping (RowBatch) -> Bool) {
+            self.producer = producer
+            self.send = send
         }
-        if !batch.rows.isEmpty { _ = send(batch) }
+
+        mutating func produce() throws {
+            let plan = producer.plan, mapping = plan.mapping
+            for group in plan.groups {
+                cursors = group.entities.map { index in
+                    let rows = producer.entities[index]
+                    return Cursor(entityIndex: index, number: Int64(mapping.entities[index].number), fills: mapping.entities[index].sources.map(\.fills),
+                                  insert: producer.statements.insert[index], updates: producer.statements.update[index], primaryKeys: rows.primaryKeys,
+                                  matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
+                                  toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
+                                  hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots)
+                }
+                defer {
+                    for cursor in cursors {
+                        producer.produced[cursor.entityIndex] = cursor.produced
+                        producer.unchanged[cursor.entityIndex] = cursor.unchanged
+                    }
+                }
+                // One duplicate index per distinct key: entities keyed alike see the same records, so the
+                // first of them checks for all (the same key, the same verdict).
+                var checkedKeys = Set<[Int]>()
+                duplicateIndexes = group.entities.map { index -> SharedKeyIndex? in
+                    guard plan.isNumberedAsRead, mapping.entities[index].hasKey,
+                          checkedKeys.insert(plan.duplicateIndexKey(index)).inserted else { return nil }
+                    return SharedKeyIndex()
+                }
+                let sourceCount = mapping.entities[group.entities[0]].sources.count
+                for sourceIndex in 0..<sourceCount {
+                    self.sourceIndex = sourceIndex
+                    let first = mapping.entities[group.entities[0]].sources[sourceIndex]
+                    let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
+                    reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
+                    // Per slot: the key's field when the key is one field (integer keys are checked without text).
+                    singleKeyFields = cursors.map { cursor -> Int in
+                        let keyFields = mapping.entities[cursor.entityIndex].sources[sourceIndex].keyFields
+                        return keyFields.count == 1 ? keyFields[0] : -1
+                    }
+                    guard try reader.visitRows(&self) else { return }
+                }
+            }
+            if !batch.rows.isEmpty { _ = send(batch) }
+        }
+
+        /// One record: its duplicate checks (one-field integer keys without text), then its rows.
+        mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
+            for slot in cursors.indices {
+                if let index = duplicateIndexes[slot] {
+                    let keyField = singleKeyFields[slot]
+                    if keyField < 0 || !input.insertIfIntegerKey(field: keyField, into: index) {
+                        try RowProducer.checkDuplicate(try input.record(), plan: producer.plan, entityIndex: cursors[slot].entityIndex,
+                                                       sourceIndex: sourceIndex, index: index, rejections: &producer.rejections)
+                    }
+                }
+                try RowProducer.produceRow(&input, plan: producer.plan, sourceIndex: sourceIndex, cursor: &cursors[slot], batch: &batch,
+                                           rejections: &producer.rejections)
+            }
+            if batch.rows.count >= RowProducer.batchRows {
+                guard send(batch) else { return false }
+                batch = RowBatch(capacity: RowProducer.batchRows)
+            }
+            return true
+        }
     }
 
     @inline(__always)
-    private mutating func produceRow<Input: RowInput>(_ record: inout Input, sourceIndex: Int, cursor: inout Cursor,
-                                                      batch: inout RowBatch) throws {
+    private static func produceRow<Input: RowInput>(_ record: inout Input, plan: BuildPlan, sourceIndex: Int, cursor: inout Cursor,
+                                                    batch: inout RowBatch, rejections: inout Rejections) throws {
         let ordinal = cursor.ordinal
         cursor.ordinal += 1
         let primaryKey = cursor.slots == nil ? cursor.primaryKeys[ordinal] : Int64(ordinal + 1)
         guard primaryKey != 0 else { return }
         if cursor.hasUnresolved {
-            try reportUnresolved(try record.record(), ordinal: ordinal, entityIndex: cursor.entityIndex, sourceIndex: sourceIndex)
+            try reportUnresolved(try record.record(), plan: plan, unresolved: cursor.unresolved, ordinal: ordinal,
+                                 entityIndex: cursor.entityIndex, sourceIndex: sourceIndex, rejections: &rejections)
         }
         if !cursor.matched.isEmpty, cursor.matched[ordinal] != 0 {
             // A row already in the store: update what changed, keep the rest.
@@ -164,20 +173,22 @@ struct RowProducer: Sendable {
                 cursor.unchanged += 1
                 return
             }
-            let count = try appendValues(&record, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
-                                         fills: cursor.fills[sourceIndex], parameters: update.parameters, to: &batch)
+            let count = try appendValues(&record, plan: plan, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
+                                         fills: cursor.fills[sourceIndex], parameters: update.parameters, to: &batch, rejections: &rejections)
             batch.append(.integer(primaryKey))
             batch.rows.append((update.statement, Int32(count + 1)))
             return
         }
-        let count = try appendValues(&record, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
-                                     fills: cursor.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch)
+        let count = try appendValues(&record, plan: plan, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
+                                     fills: cursor.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch,
+                                     rejections: &rejections)
         batch.rows.append((cursor.insert, Int32(count)))
         cursor.produced += 1
     }
 
-    private mutating func reportUnresolved(_ record: Record, ordinal: Int, entityIndex: Int, sourceIndex: Int) throws {
-        guard let pending = entities[entityIndex].unresolved[Int32(ordinal)] else { return }
+    private static func reportUnresolved(_ record: Record, plan: BuildPlan, unresolved: [Int32: [(link: Int, key: String)]],
+                                         ordinal: Int, entityIndex: Int, sourceIndex: Int, rejections: inout Rejections) throws {
+        guard let pending = unresolved[Int32(ordinal)] else { return }
         let entity = plan.mapping.entities[entityIndex]
         for (linkIndex, key) in pending {
             let link = entity.fieldLinks[linkIndex]
@@ -190,7 +201,8 @@ struct RowProducer: Sendable {
 
     /// Rows numbered as read: a second record with a key already seen fails the build (the only
     /// duplicate policy this plan runs with is `error`).
-    private mutating func checkDuplicate(_ record: Record, entityIndex: Int, sourceIndex: Int, index: SharedKeyIndex) throws {
+    private static func checkDuplicate(_ record: Record, plan: BuildPlan, entityIndex: Int, sourceIndex: Int, index: SharedKeyIndex,
+                                       rejections: inout Rejections) throws {
         let entity = plan.mapping.entities[entityIndex]
         let source = entity.sources[sourceIndex]
         guard entity.hasKey else { return }
@@ -211,9 +223,10 @@ struct RowProducer: Sendable {
     /// A value that cannot be converted is rejected and NULL takes its place (the key pass has already
     /// left out such records when errors are tolerated).
     @inline(__always)
-    private mutating func appendValues<Input: RowInput>(_ record: inout Input, ordinal: Int, primaryKey: Int64, cursor: Cursor,
-                                                        fills: [ColumnFill], parameters: [Int32?]?, constantsInlined: Bool = false,
-                                                        to values: inout RowBatch) throws -> Int {
+    private static func appendValues<Input: RowInput>(_ record: inout Input, plan: BuildPlan, ordinal: Int, primaryKey: Int64,
+                                                      cursor: Cursor, fills: [ColumnFill], parameters: [Int32?]?,
+                                                      constantsInlined: Bool = false, to values: inout RowBatch,
+                                                      rejections: inout Rejections) throws -> Int {
         var count = 0
         for offset in fills.indices {
             if let parameters, parameters[offset] == nil { continue }
