@@ -119,16 +119,20 @@ public final class SQLiteDatabase {
         if finish != SQLITE_OK { throw destination.error(finish, sql: nil) }
     }
 
-    static func percentEncodedPath(_ path: String) -> String {
-        var out = ""
+    /// `path` as the path part of an SQLite URI filename: every byte that is not printable ASCII, and
+    /// `%`, `?` and `#`, as `%XX` (SQLite decodes them back to the same bytes), so that any name a
+    /// file system allows — non-ASCII included — opens the file it names.
+    public static func percentEncodedPath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(path.utf8.count)
         for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                out += "%" + String(byte, radix: 16, uppercase: true)
-            default:
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+            if byte < 0x21 || byte >= 0x7F || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
