@@ -23,6 +23,9 @@ public enum SeedBuild {
         public var into: String?
         /// Called now and then with a progress line (entity, rows so far).
         public var progress: (@Sendable (String) -> Void)?
+        /// Where the caller will write the report (`--report`): checked, before any work, not to be an
+        /// input or the output.
+        public var reportPath: String?
 
         public init() {}
     }
@@ -61,6 +64,10 @@ public enum SeedBuild {
         let mode = options.mode ?? spec.mode
         let plan = BuildPlan(mapping: mapping, specPath: specPath, options: options, updatesAStore: mode != .replace)
         let output = outputPath(spec: spec, options: options)
+        if !options.dryRun { try spec.refuseOverwritingInputs(options.into ?? output, as: "output") }
+        if let report = options.reportPath {
+            try spec.refuseOverwritingInputs(report, as: "report", also: [(options.into ?? output, "the output store")])
+        }
         let destination: Destination
         if mode != .replace {
             let target = options.into ?? output

@@ -53,6 +53,7 @@ enum BuildCommand: Command {
             options.progress = { line in Terminal.progress(line) }
         }
         let reportPath = arguments.option("report")
+        options.reportPath = reportPath
         do {
             let report = try SeedBuild.run(specPath: spec, options: options)
             if !quiet && Terminal.stderrIsTTY { Terminal.progress(nil) }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Whether two paths name the same file: the same device and inode when both exist (hard links,
+/// symlinks, `..`, case-insensitive file systems), else the same path once symlinks and `.`/`..` are
+/// resolved. Used to refuse an output that would overwrite one of the build's inputs.
+enum FileIdentity {
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 {
+            return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        }
+        return canonical(a) == canonical(b)
+    }
+
+    /// Whether `path` is `directory` or lies inside it.
+    static func isInside(_ path: String, _ directory: String) -> Bool {
+        let inner = canonical(path), outer = canonical(directory)
+        return inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
+    }
+
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+}
+
+extension SeedSpec {
+    /// Every file the build reads, with what it is in the spec's words: the spec, the model, each source.
+    public var inputs: [(path: String, role: String)] {
+        var result: [(String, String)] = [(path, "the spec"), (resolve(model), "the model")]
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            result.append((resolve(source.path), "source '\(name)'"))
+        }
+        return result
+    }
+
+    /// Refuses an output (`what`: "output", "report", …) that is, or lies inside, one of the build's
+    /// inputs, before any work: the inputs are never written.
+    public func refuseOverwritingInputs(_ output: String, as what: String, also others: [(path: String, role: String)] = []) throws(FileError) {
+        for (input, role) in inputs + others {
+            let isModel = role == "the model"
+            if FileIdentity.sameFile(output, input) || (isModel && FileIdentity.isInside(output, input)) {
+                throw FileError(.badRequest, path: output,
+                                message: "the \(what) would overwrite \(role) (\(input)); choose another \(what) path")
+            }
+        }
+    }
+}

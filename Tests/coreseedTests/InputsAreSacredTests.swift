@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// An output, report or `--into` store that would overwrite one of the build's inputs is refused
+/// before any work, and the input is left as it was (issue 16: an `"output"` naming the CSV, the spec
+/// or the legacy SQLite database overwrote it, exit 0).
+@Suite struct InputsAreSacredTests {
+    static func prepare() throws -> Scratch {
+        let scratch = try Scratch()
+        try scratch.writeModel("Library", """
+            <entity name="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/></entity>
+            """)
+        try scratch.write("books.csv", "isbn,title\n1,Alpha\n")
+        try scratch.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite",
+              "sources": { "books": { "csv": "books.csv" } }, "entities": { "Book": { "from": "books", "key": "isbn" } } }
+            """)
+        return scratch
+    }
+
+    @Test(arguments: [
+        (["--output", "books.csv"], "books.csv: error: the output would overwrite source 'books' (", "books.csv"),
+        (["--output", "./spec.json"], "./spec.json: error: the output would overwrite the spec (", "spec.json"),
+        (["--output", "Library.xcdatamodeld/Library.xcdatamodel/contents"],
+         "Library.xcdatamodeld/Library.xcdatamodel/contents: error: the output would overwrite the model (", "Library.xcdatamodeld/Library.xcdatamodel/contents"),
+        (["--report", "books.csv"], "books.csv: error: the report would overwrite source 'books' (", "books.csv"),
+        (["--report", "Library.sqlite"], "Library.sqlite: error: the report would overwrite the output store (", "spec.json"),
+    ])
+    func anOutputThatIsAnInputIsRefused(_ extra: [String], _ message: String, _ kept: String) throws {
+        let scratch = try Self.prepare()
+        let before = try Data(contentsOf: scratch.url.appendingPathComponent(kept))
+        let result = try scratch.run(["build", "spec.json"] + extra)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent(kept)) == before)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Library.sqlite")))
+    }
+
+    /// Through a symlink too: the file it points at is the input.
+    @Test func aSymlinkToAnInputIsRefused() throws {
+        let scratch = try Self.prepare()
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("link.sqlite"), withDestinationPath: "books.csv")
+        let result = try scratch.run(["build", "spec.json", "--output", "link.sqlite"])
+        #expect(result.status == 64)
+        #expect(try String(contentsOfFile: scratch.path("books.csv"), encoding: .utf8) == "isbn,title\n1,Alpha\n")
+    }
+}
