@@ -70,16 +70,6 @@ final class XMLRecordScanner {
     /// the batches have nobody to go to. The reader then stops feeding the parser.
     @exclusivity(unchecked) private(set) var failed = false
 
-    /// Fed by ``XMLFastTokenizer`` instead of libxml2: lines come from `tokenLine`, no libxml2 state
-    /// is read or written, and a failure stops nothing (the tokenizer sees it and hands over to libxml2).
-    let fedByTokenizer: Bool
-    /// The tokenizer's line at the current event (the end of a start tag).
-    @exclusivity(unchecked) var tokenLine = 0
-    /// Records to leave out, from the first: those a tokenizer already delivered before it handed over.
-    @exclusivity(unchecked) private var recordsToSkip: Int
-    /// Records handed over in batches so far.
-    @exclusivity(unchecked) private(set) var deliveredRecords = 0
-
     /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
     static let maximumTextLength = 10_000_000
 
@@ -100,12 +90,9 @@ final class XMLRecordScanner {
     private static let keptInDeep: UInt8 = 1, keptInOwn: UInt8 = 2, keptInChild: UInt8 = 4
 
     /// `plan` becomes the scanner's, freed with it. `picks`: per field, the 1-based value it picks.
-    /// `fedByTokenizer`: see ``fedByTokenizer``; `skipping`: see `recordsToSkip`.
     init(parser: xmlParserCtxtPtr, plan: XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int,
-         fedByTokenizer: Bool = false, skipping: Int = 0, deliver: @escaping (XMLRecordBatch) -> Bool) {
+         deliver: @escaping (XMLRecordBatch) -> Bool) {
         self.parser = parser
-        self.fedByTokenizer = fedByTokenizer
-        recordsToSkip = skipping
         self.plan = plan
         self.file = file
         self.depthLimit = depthLimit
@@ -135,11 +122,10 @@ final class XMLRecordScanner {
     /// so that the records before an error are read before it.
     func deliverBatch() {
         guard let batch = record.takeBatch() else { return }
-        deliveredRecords += batch.count
         if !deliver(batch), !failed {
             // The reader is gone: ignore the rest.
             failed = true
-            if !fedByTokenizer { xmlStopParser(parser) }
+            xmlStopParser(parser)
         }
     }
 
@@ -160,10 +146,6 @@ final class XMLRecordScanner {
     }
 
     private func fail(_ reason: ReaderError.Reason, column: Bool = false) {
-        if fedByTokenizer {
-            failure = ReaderError(reason, at: SourceLocation(file: file, line: tokenLine))
-            return
-        }
         let input = parser.pointee.input.pointee
         failure = ReaderError(reason, at: SourceLocation(file: file, line: Int(input.line), column: column ? Int(input.col) : nil))
         xmlStopParser(parser)
@@ -244,7 +226,7 @@ final class XMLRecordScanner {
 
     private func startRecord(_ element: inout Element, level: Int, tag: XMLStartTag) {
         recordDepth = level
-        recordLine = fedByTokenizer ? tokenLine : Int(parser.pointee.input.pointee.line)
+        recordLine = Int(parser.pointee.input.pointee.line)
         record.startRecord()
         // No field has a value yet: `endRecord` took them all. The record's own level values are
         // taken too; those of the elements above stay for the records after it.
@@ -295,11 +277,6 @@ final class XMLRecordScanner {
 
     private func endRecord() {
         recordDepth = -1
-        if recordsToSkip > 0 {
-            recordsToSkip -= 1
-            record.discardRecord()
-            return
-        }
         for field in plan.ownTextFields { record.addText(ownText, from: 0, count: ownText.count, to: field) }
         if record.endRecord(line: recordLine) { deliverBatch() }
     }
@@ -315,9 +292,7 @@ final class XMLRecordScanner {
             return
         }
         let blank = UnsafeBufferPointer(start: bytes, count: count).allSatisfy(Self.isBlank)
-        // Fed by the tokenizer there is no CDATA, so whitespace before markup ends its text node, which
-        // is then dropped whole as whitespace only: what `dropsBlanks` decides changes nothing.
-        if blank && !cdata && !fedByTokenizer && dropsBlanks(element.pointee) { return }
+        if blank && !cdata && dropsBlanks(element.pointee) { return }
         var flags = element.pointee.flags
         if flags & Self.hasChildren == 0 { flags |= Self.firstChildIsText }
         element.pointee.flags = flags | Self.hasChildren | Self.lastChildIsText
