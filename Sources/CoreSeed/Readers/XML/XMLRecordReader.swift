@@ -13,8 +13,8 @@ import Darwin
 /// parsing runs on one core while the caller uses the other. The thread starts with the first
 /// record asked for, and is stopped and waited for on `deinit`.
 ///
-/// libxml2's SAX2 parser reads every document, and judges and words every error. Safe by
-/// construction: the network is off (`XML_PARSE_NONET`), entities are
+/// libxml2's SAX2 parser reads every document, through its public API only, and judges and
+/// words every error. Safe by construction: the network is off (`XML_PARSE_NONET`), entities are
 /// not substituted and no DTD is loaded or validated (so an external DTD named in `DOCTYPE` is
 /// neither read nor needed), no recovery from malformed input, no `XML_PARSE_HUGE`. A document
 /// whose DOCTYPE declares entities is refused outright, the parser stopped at the first
@@ -23,9 +23,10 @@ import Darwin
 /// levels, at most 256 (libxml2's own limit without `XML_PARSE_HUGE`).
 ///
 /// Values: a field that matches once is a scalar `.text`, several times a `.list` in document
-/// order, never `.null`. Whitespace-only text nodes are ignored. A record's location is its start
-/// tag's line (where the tag ends); parse errors carry line and column. Records before an error
-/// are returned, then the error.
+/// order, never `.null`. Text is kept as written, CDATA included, except that whitespace-only runs
+/// of text between tags are ignored (docs/SPEC.md, "Whitespace"; ``XMLRecordScanner``). A record's
+/// location is its start tag's line (where the tag ends); parse errors carry line and column.
+/// Records before an error are returned, then the error.
 ///
 /// Not `Sendable`: its records are taken by one caller at a time.
 public final class XMLRecordReader: RecordReader {
