@@ -120,3 +120,22 @@ import Testing
         #expect(try Self.values(document, fields: [("a", "@a")]) == ["  x  ", "x y z", "x\ny", "", "   "].map { [.text($0)] })
     }
 }
+
+extension XMLWhitespaceTests {
+    /// A run of text over 10 MB (a comment does not end it) is refused, wanted or not, at the
+    /// place where it passed the limit.
+    @Test(arguments: [("v", "v"), ("other", "w")])
+    func runsOfTextAreLimited(_ field: (String, String)) throws {
+        let scratch = try Scratch()
+        let limit = XMLRecordScanner.maximumTextLength
+        let fine = try scratch.file("fine.xml", "<r><i><v>" + String(repeating: "a", count: limit) + "</v></i></r>")
+        #expect(try XMLRecordReader(path: fine, records: "/r/i", fields: [XMLFieldSpec(name: field.0, path: field.1)]).all().count == 1)
+        let path = try scratch.file("huge.xml", "<r>\n<i><v>" + String(repeating: "a", count: limit / 2) + "<!-- c -->"
+                                    + String(repeating: "b", count: limit / 2 + 1) + "</v></i></r>")
+        let reader = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: field.0, path: field.1)])
+        let error = readerError { _ = try reader.all() }
+        // The run passes the limit with its last byte: the column is the one after it.
+        let column = "<i><v>".count + limit / 2 + "<!-- c -->".count + limit / 2 + 1 + 1
+        #expect(error?.diagnosticLines == ["\(path):2:\(column): error: XML error: Memory allocation failed : xmlSAX2Characters: huge text node"])
+    }
+}
