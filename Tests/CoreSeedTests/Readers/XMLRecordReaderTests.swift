@@ -154,23 +154,6 @@ import Testing
         #expect(records.map(\.location.line) == [3, 4])
     }
 
-    /// Whitespace before a CDATA section reads as libxml2's tree builder kept it (NOBLANKS).
-    @Test func whitespaceBeforeCDATAIsJudgedAsBefore() throws {
-        let scratch = try Scratch()
-        let path = try scratch.file("ws.xml", """
-            <r>
-            <i>
-              <![CDATA[x]]>
-            </i><i>  <![CDATA[y]]></i><i><b/>t<c/>  <![CDATA[z]]></i><i>&#32;  <![CDATA[w]]></i>\
-            <i xml:space="preserve">  <![CDATA[p]]></i><i>a&amp;b<!--c--> <![CDATA[q]]></i></r>
-            """)
-        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
-        #expect(records.map(\.values) == ["x\n", "y", "tz", "   w", "  p", "a&b q"].map { [.text($0)] })
-        let declared = try scratch.file("dtd.xml", "<!DOCTYPE r [<!ELEMENT i (b)*>]>\n<r><i><b/>  <![CDATA[x]]></i><i>\t<![CDATA[y]]></i></r>")
-        let fromDTD = try XMLRecordReader(path: declared, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
-        #expect(fromDTD.map(\.values) == [[.text("x")], [.text("y")]])
-    }
-
     @Test func recordsBeforeAnErrorComeFirst() throws {
         let scratch = try Scratch()
         let path = try scratch.file("late.xml", "<r><item>x</item>\n<item>y</item>\n<item>z</oops></r>")

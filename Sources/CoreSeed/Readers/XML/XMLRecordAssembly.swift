@@ -51,25 +51,9 @@ struct XMLRecordAssembly {
         bytes.deallocate()
     }
 
-    /// Where the current record's text and other values start (for ``discardRecord()``).
-    private var recordBytesStart = 0
-    private var recordOthersStart = 0
-
     /// Starts a record: no field has a value yet (the last record's were all taken).
     mutating func startRecord() {
         row = slots + recordCount * fieldCount
-        recordBytesStart = bytes.count
-        recordOthersStart = others.count
-    }
-
-    /// Ends the current record without keeping it: its values and their bytes are dropped.
-    mutating func discardRecord() {
-        for field in 0..<fieldCount {
-            valueCounts[field] = 0
-            moreValues[field].removeAll(keepingCapacity: true)
-        }
-        bytes.count = recordBytesStart
-        others.removeSubrange(recordOthersStart...)
     }
 
     /// Ends the record that started at `line`; true when the batch is now full (take it).

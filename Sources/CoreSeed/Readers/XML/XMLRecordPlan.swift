@@ -67,6 +67,8 @@ struct XMLRecordPlan {
     let ownTextFields: UnsafeBufferPointer<Int>
     /// Every name used by a `../name` field, at any level.
     let childTextNames: UnsafeBufferPointer<XMLInternedName>
+    /// `xml:space`, the attribute that says whether whitespace-only text is kept.
+    let xmlSpace: XMLInternedName
 
     init(recordPath names: [String], fields: [XMLFieldPath], dictionary: xmlDictPtr) {
         let recordLevel = names.count - 1
@@ -123,6 +125,7 @@ struct XMLRecordPlan {
         self.attributeFields = XMLFlatLists(attributeFields)
         ownTextFields = UnsafeBufferPointer(copying: ownText)
         self.childTextNames = UnsafeBufferPointer(copying: childTextNames)
+        xmlSpace = XMLInternedName("xml:space", in: dictionary)
     }
 
     /// Frees the tables; the plan must not be used afterwards.

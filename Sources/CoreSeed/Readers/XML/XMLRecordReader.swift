@@ -13,24 +13,20 @@ import Darwin
 /// parsing runs on one core while the caller uses the other. The thread starts with the first
 /// record asked for, and is stopped and waited for on `deinit`.
 ///
-/// Two parsers, one result: ``XMLFastTokenizer`` reads the plain shape of data files (UTF-8, no
-/// DOCTYPE, namespaces, CDATA, processing instructions or character references) at a fraction of
-/// libxml2's cost; at anything else, an error included, libxml2's SAX2 parser reads the document
-/// again from the start and leaves out the records already delivered. libxml2 therefore judges
-/// every document the tokenizer does not accept whole, and words every error.
-///
-/// Safe by construction (the tokenizer resolves no entity and reads no DTD at all): the network is off (`XML_PARSE_NONET`), entities are not substituted
-/// and no DTD is loaded or validated (so an external DTD named in `DOCTYPE` is neither read nor
-/// needed), no recovery from malformed input, no `XML_PARSE_HUGE`. A document whose DOCTYPE
-/// declares entities is refused outright, the parser stopped at the first declaration, so neither
-/// "billion laughs" expansion nor an external entity (`SYSTEM "file:///etc/passwd"`) can be read
-/// through it. Nesting is limited to `maximumDepth` levels, at most 256 (libxml2's own limit
-/// without `XML_PARSE_HUGE`).
+/// libxml2's SAX2 parser reads every document, through its public API only, and judges and
+/// words every error. Safe by construction: the network is off (`XML_PARSE_NONET`), entities are
+/// not substituted and no DTD is loaded or validated (so an external DTD named in `DOCTYPE` is
+/// neither read nor needed), no recovery from malformed input, no `XML_PARSE_HUGE`. A document
+/// whose DOCTYPE declares entities is refused outright, the parser stopped at the first
+/// declaration, so neither "billion laughs" expansion nor an external entity
+/// (`SYSTEM "file:///etc/passwd"`) can be read through it. Nesting is limited to `maximumDepth`
+/// levels, at most 256 (libxml2's own limit without `XML_PARSE_HUGE`).
 ///
 /// Values: a field that matches once is a scalar `.text`, several times a `.list` in document
-/// order, never `.null`. Whitespace-only text nodes are ignored. A record's location is its start
-/// tag's line (where the tag ends); parse errors carry line and column. Records before an error
-/// are returned, then the error.
+/// order, never `.null`. Text is kept as written, CDATA included, except that whitespace-only runs
+/// of text between tags are ignored (docs/SPEC.md, "Whitespace"; ``XMLRecordScanner``). A record's
+/// location is its start tag's line (where the tag ends); parse errors carry line and column.
+/// Records before an error are returned, then the error.
 ///
 /// Not `Sendable`: its records are taken by one caller at a time.
 public final class XMLRecordReader: RecordReader {
@@ -59,10 +55,8 @@ public final class XMLRecordReader: RecordReader {
         try self.init(path: path, records: records, fields: fields, maximumDepth: maximumDepth, chunkSize: 256 * 1024)
     }
 
-    /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks
-    /// for). `tokenizerFirst`: false to parse with libxml2 alone (see ``XMLFastTokenizer``).
-    init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256, chunkSize: Int,
-         tokenizerFirst: Bool = true) throws(ReaderError) {
+    /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks for).
+    init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256, chunkSize: Int) throws(ReaderError) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.path = path
         self.maximumDepth = maximumDepth
@@ -95,24 +89,14 @@ public final class XMLRecordReader: RecordReader {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
         }
         xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue))
+        let plan = XMLRecordPlan(recordPath: Array(parts.dropFirst()), fields: compiled, dictionary: parser.pointee.dict)
         let handoff = self.handoff
-        let recordPath = Array(parts.dropFirst())
-        let depthLimit = min(maximumDepth, 256)
-        parsing.makeScanner = { fedByTokenizer, skipping in
-            let plan = XMLRecordPlan(recordPath: recordPath, fields: compiled, dictionary: parser.pointee.dict)
-            return XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: depthLimit,
-                                    fedByTokenizer: fedByTokenizer, skipping: skipping, deliver: { handoff.put($0) })
-        }
+        let scanner = XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: min(maximumDepth, 256),
+                                       deliver: { handoff.put($0) })
+        parser.pointee._private = Unmanaged.passUnretained(scanner).toOpaque()
         parsing.parser = parser
-        parsing.tokenizerFirst = tokenizerFirst
+        parsing.scanner = scanner
         self.parsing = parsing
-    }
-
-    /// Whether libxml2 read the document, rather than the tokenizer alone; known once the end or an
-    /// error has been returned (for tests).
-    var readByLibxml2: Bool {
-        precondition(finished || failure != nil, "the document is still being read")
-        return parsing.libxml2Read
     }
 
     /// Stops the parsing thread (it may be waiting for room in the queue) and waits for it.
@@ -142,16 +126,11 @@ public final class XMLRecordReader: RecordReader {
     /// `@unchecked Sendable`: handed to the parsing thread before it starts, not touched by the reader after.
     private final class Parsing: @unchecked Sendable {
         /// libxml2's reader of the file (plain, or gzip/xz compressed), used for its bytes only.
-        var input: xmlParserInputBufferPtr
+        let input: xmlParserInputBufferPtr
         let readSize: Int
         let file: String
         var parser: xmlParserCtxtPtr?
-        /// A scanner for the tokenizer (`true`) or for libxml2, leaving out the first records given.
-        var makeScanner: ((_ fedByTokenizer: Bool, _ skipping: Int) -> XMLRecordScanner)?
-        var tokenizerFirst = true
-        /// Whether libxml2 read the document (the tokenizer handed over, or was not asked); set before the end.
-        var libxml2Read = false
-        /// The scanner libxml2 feeds, while it parses.
+        /// The scanner the parser feeds (its `_private`).
         var scanner: XMLRecordScanner?
         private var readFailed = false
 
@@ -171,57 +150,17 @@ public final class XMLRecordReader: RecordReader {
         }
 
         /// The thread: the whole document, its batches handed over, then the end or the first error.
-        /// The tokenizer reads it first; where it hands over, libxml2 reads the document again from the
-        /// start and leaves out the records already delivered.
         func run(_ handoff: BatchHandoff<XMLRecordBatch, ReaderError>) {
-            guard let parser, let makeScanner else { return handoff.finish(nil) }
-            var delivered = 0
-            if tokenizerFirst {
-                let scanner = makeScanner(true, 0)
-                var tokenizer = XMLFastTokenizer(scanner: scanner, dictionary: parser.pointee.dict) { [unowned self] buffer, count in
-                    self.readForTokenizer(buffer, count)
-                }
-                let outcome = tokenizer.run()
-                tokenizer.deallocate()
-                switch outcome {
-                case .finished:
-                    scanner.endDocument()
-                    scanner.deliverBatch()
-                    return handoff.finish(nil)
-                case .cancelled:
-                    return handoff.finish(nil)
-                case .readFailed:
-                    scanner.deliverBatch()
-                    return handoff.finish(unreadable)
-                case .handOver:
-                    delivered = scanner.deliveredRecords
-                    guard let reopened = xmlParserInputBufferCreateFilename(file, XML_CHAR_ENCODING_NONE) else {
-                        return handoff.finish(ReaderError(.cannotOpen("libxml2 could not open it"), at: SourceLocation(file: file)))
-                    }
-                    xmlFreeParserInputBuffer(input)
-                    input = reopened
-                }
-            }
-            libxml2Read = true
-            let scanner = makeScanner(false, delivered)
-            parser.pointee._private = Unmanaged.passUnretained(scanner).toOpaque()
-            self.scanner = scanner
+            guard let parser, let scanner else { return handoff.finish(nil) }
             xmlParseDocument(parser)
             if !scanner.failed { scanner.endDocument() }
             scanner.deliverBatch()
-            handoff.finish(readFailed ? unreadable : scanner.failure)
-        }
-
-        /// A read of the file failed (libxml2's reader reports no reason).
-        private var unreadable: ReaderError {
-            ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file))
-        }
-
-        /// The tokenizer's read: at most `readSize` bytes of the file.
-        private func readForTokenizer(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
-            guard let readFile = input.pointee.readcallback else { return 0 }
-            let wanted = Int32(clamping: min(count, readSize))
-            return Int(buffer.withMemoryRebound(to: CChar.self, capacity: Int(wanted)) { readFile(input.pointee.context, $0, wanted) })
+            if readFailed {
+                // libxml2's reader of the file gives no reason.
+                handoff.finish(ReaderError(.xmlSyntax("the document could not be read"), at: SourceLocation(file: file)))
+            } else {
+                handoff.finish(scanner.failure)
+            }
         }
 
         /// libxml2's read callback: the file's next bytes, none once the scanner has failed or been

@@ -4,10 +4,12 @@ extension XMLRecordScanner {
     /// The SAX2 callbacks of a record scanner; libxml2 copies the table into each parser, whose
     /// `_private` holds the scanner (unretained: the reader owns both).
     ///
-    /// The document type goes to libxml2's own SAX2 handlers, which build only the DTD (no nodes):
-    /// element declarations decide which whitespace the tree builder drops, and declaration errors
-    /// are reported as before. Entity declarations are refused, never recorded, and no external
-    /// subset or entity is resolved (no `externalSubset`, `resolveEntity` or `reference` handler).
+    /// The document type goes to libxml2's own SAX2 handlers, which build only the DTD (no nodes),
+    /// so that errors in its declarations are reported. Entity declarations are refused, never
+    /// recorded, and no external subset or entity is resolved (no `externalSubset`, `resolveEntity`
+    /// or `reference` handler). Comments and processing instructions are skipped, and do not end a
+    /// run of text; comments still have a handler, for libxml2 then quotes a malformed one in its
+    /// message ("Double hyphen within comment: <!-- a").
     static var handler: xmlSAXHandler {
         var sax = xmlSAXHandler()
         sax.initialized = coreseed_xml_sax2_magic
@@ -24,17 +26,17 @@ extension XMLRecordScanner {
             withScanner(context) { $0.startElement(local: local, prefix: prefix, tag: tag) }
         }
         sax.endElementNs = { context, _, _, _ in withScanner(context) { $0.endElement() } }
-        sax.characters = { context, bytes, count in
-            if let bytes, count > 0 { withScanner(context) { $0.text(bytes, count: Int(count), cdata: false) } }
+        let characters: charactersSAXFunc = { context, bytes, count in
+            if let bytes, count > 0 { withScanner(context) { $0.text(bytes, count: Int(count)) } }
         }
-        // Distinct from `characters`, so that libxml2 keeps its xml:space marks (see `dropsBlanks`);
-        // it never calls it, having no tree to judge whitespace by.
-        sax.ignorableWhitespace = { _, _, _ in }
+        sax.characters = characters
+        // The same function: libxml2 then hands every whitespace over as characters, without judging
+        // it (`areBlanks` in parser.c), and the scanner applies CoreSeed's rule to all text alike.
+        sax.ignorableWhitespace = characters
         sax.cdataBlock = { context, bytes, count in
-            if let bytes, count > 0 { withScanner(context) { $0.text(bytes, count: Int(count), cdata: true) } }
+            if let bytes, count > 0 { withScanner(context) { $0.cdata(bytes, count: Int(count)) } }
         }
-        sax.comment = { context, _ in withScanner(context) { $0.otherMarkup() } }
-        sax.processingInstruction = { context, _, _ in withScanner(context) { $0.otherMarkup() } }
+        sax.comment = { _, _ in }
         sax.serror = { context, error in
             if let error { withScanner(context) { $0.libxml2Error(error.pointee) } }
         }

@@ -5,13 +5,13 @@ import CLibXML2
 /// the batch in progress when its end tag is seen; full batches go to `deliver`. The callbacks in
 /// `XMLRecordScanner+SAX.swift` feed it.
 ///
-/// Text is read as libxml2's tree builder would have kept it, because that is what the reader
-/// returned when it used `xmlTextReader`: runs of text between two pieces of markup are text nodes,
-/// a whitespace-only one is ignored, and whitespace that the tree builder drops before markup
-/// (`XML_PARSE_NOBLANKS`, see `dropsBlanks`) never joins the text that follows (a CDATA section).
-/// Wanted text is copied straight from libxml2 into a reusable byte buffer (a text node found to
-/// be whitespace only is cut off again), and into the batch's bytes when its element ends: no
-/// `String` is made here (see ``XMLRecordBatch``).
+/// Text follows CoreSeed's whitespace rule (docs/SPEC.md, "Whitespace"), judged from the events
+/// alone: character data is read in runs that tags and CDATA sections end (comments and processing
+/// instructions do not); a run of whitespace only (space, tab, CR, LF) is ignored, unless
+/// `xml:space="preserve"` is in force; any other run, and every CDATA section, is kept exactly as
+/// libxml2 hands it over. Wanted text is copied straight from libxml2 into a reusable byte buffer
+/// (a run found to be whitespace only is cut off again), and into the batch's bytes when its
+/// element ends: no `String` is made here (see ``XMLRecordBatch``).
 ///
 /// Not `Sendable`: it lives inside one parser, on the parsing thread. Its state is touched only
 /// from that parser's callbacks, one at a time, so the per-access exclusivity checks (a third of
@@ -48,15 +48,15 @@ final class XMLRecordScanner {
     /// The current record's own direct text.
     @exclusivity(unchecked) private var ownText = XMLByteBuffer()
 
-    /// Where the current run of text (a would-be text node) was kept (`keptIn*` flags), and how
-    /// many bytes of it; cut off again if it turns out to be whitespace only.
+    /// Where the current run of text was kept (`keptIn*` flags), and how many bytes of it; cut off
+    /// again if it ends whitespace only.
     @exclusivity(unchecked) private var runTargets: UInt8 = 0
     @exclusivity(unchecked) private var runKept = 0
-    @exclusivity(unchecked) private var runHasNonBlank = false
-    /// The length of the current text node, wanted or not (libxml2's 10 MB text node limit).
+    /// Whether the current run is kept whatever it holds: it has a character other than whitespace,
+    /// or it is under `xml:space="preserve"`.
+    @exclusivity(unchecked) private var runIsKept = false
+    /// The length of the current run, wanted or not (see ``maximumTextLength``).
     @exclusivity(unchecked) private var runLength = 0
-    /// The `xml:space` slot libxml2 marked after whitespace that the tree builder would drop.
-    @exclusivity(unchecked) private var spaceSlotToRestore = -1
 
     /// The current record's values and the batch it joins.
     @exclusivity(unchecked) private var record: XMLRecordAssembly
@@ -70,17 +70,8 @@ final class XMLRecordScanner {
     /// the batches have nobody to go to. The reader then stops feeding the parser.
     @exclusivity(unchecked) private(set) var failed = false
 
-    /// Fed by ``XMLFastTokenizer`` instead of libxml2: lines come from `tokenLine`, no libxml2 state
-    /// is read or written, and a failure stops nothing (the tokenizer sees it and hands over to libxml2).
-    let fedByTokenizer: Bool
-    /// The tokenizer's line at the current event (the end of a start tag).
-    @exclusivity(unchecked) var tokenLine = 0
-    /// Records to leave out, from the first: those a tokenizer already delivered before it handed over.
-    @exclusivity(unchecked) private var recordsToSkip: Int
-    /// Records handed over in batches so far.
-    @exclusivity(unchecked) private(set) var deliveredRecords = 0
-
-    /// The longest text node libxml2's tree builder accepts without `XML_PARSE_HUGE`.
+    /// The longest run of text accepted, in bytes: the 10 MB that libxml2's tree builder accepts in
+    /// a text node without `XML_PARSE_HUGE` (libxml2 itself so limits a CDATA section).
     static let maximumTextLength = 10_000_000
 
     private struct Element {
@@ -93,19 +84,15 @@ final class XMLRecordScanner {
         var textStart = 0
     }
 
-    // Element flags: the tree builder's view of its children, and whether its text is wanted.
-    private static let hasChildren: UInt8 = 1, firstChildIsText: UInt8 = 2, lastChildIsText: UInt8 = 4
-    private static let wantsDeepText: UInt8 = 8, wantsOwnText: UInt8 = 16
+    // Element flags: whether its text is wanted, and whether `xml:space="preserve"` is in force.
+    private static let wantsDeepText: UInt8 = 1, wantsOwnText: UInt8 = 2, preservesSpace: UInt8 = 4
     // Run targets: the buffers that kept the current run of text.
     private static let keptInDeep: UInt8 = 1, keptInOwn: UInt8 = 2, keptInChild: UInt8 = 4
 
     /// `plan` becomes the scanner's, freed with it. `picks`: per field, the 1-based value it picks.
-    /// `fedByTokenizer`: see ``fedByTokenizer``; `skipping`: see `recordsToSkip`.
     init(parser: xmlParserCtxtPtr, plan: XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int,
-         fedByTokenizer: Bool = false, skipping: Int = 0, deliver: @escaping (XMLRecordBatch) -> Bool) {
+         deliver: @escaping (XMLRecordBatch) -> Bool) {
         self.parser = parser
-        self.fedByTokenizer = fedByTokenizer
-        recordsToSkip = skipping
         self.plan = plan
         self.file = file
         self.depthLimit = depthLimit
@@ -135,11 +122,10 @@ final class XMLRecordScanner {
     /// so that the records before an error are read before it.
     func deliverBatch() {
         guard let batch = record.takeBatch() else { return }
-        deliveredRecords += batch.count
         if !deliver(batch), !failed {
             // The reader is gone: ignore the rest.
             failed = true
-            if !fedByTokenizer { xmlStopParser(parser) }
+            xmlStopParser(parser)
         }
     }
 
@@ -159,13 +145,10 @@ final class XMLRecordScanner {
         xmlStopParser(parser)
     }
 
+    /// Records `reason` at the parser's position (`column`: with its column) and stops the parser.
     private func fail(_ reason: ReaderError.Reason, column: Bool = false) {
-        if fedByTokenizer {
-            failure = ReaderError(reason, at: SourceLocation(file: file, line: tokenLine))
-            return
-        }
-        let input = parser.pointee.input.pointee
-        failure = ReaderError(reason, at: SourceLocation(file: file, line: Int(input.line), column: column ? Int(input.col) : nil))
+        let line = Int(xmlSAX2GetLineNumber(parser))
+        failure = ReaderError(reason, at: SourceLocation(file: file, line: line, column: column ? Int(xmlSAX2GetColumnNumber(parser)) : nil))
         xmlStopParser(parser)
     }
 
@@ -173,7 +156,6 @@ final class XMLRecordScanner {
 
     func startElement(local: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, tag: XMLStartTag) {
         guard !failed else { return }
-        restoreSpace()
         flushRun()
         let level = depth
         if level >= depthLimit {
@@ -181,17 +163,15 @@ final class XMLRecordScanner {
             return
         }
         var element = Element(local: local, prefix: prefix, node: -1, flags: 0)
-        if level > 0 {
-            let parent = elements + (level - 1)
-            parent.pointee.flags = (parent.pointee.flags | Self.hasChildren) & ~Self.lastChildIsText
-            if recordDepth >= 0 {
-                startDescendant(&element, parent: parent.pointee, tag: tag)
-            } else {
-                startOutside(&element, level: level, parentFlags: parent.pointee.flags, tag: tag)
-            }
+        let parentFlags = level > 0 ? elements[level - 1].flags : 0
+        if recordDepth >= 0 {
+            startDescendant(&element, parent: elements[level - 1], tag: tag)
         } else {
-            startOutside(&element, level: 0, parentFlags: 0, tag: tag)
+            startOutside(&element, level: level, parentFlags: parentFlags, tag: tag)
         }
+        var preserves = parentFlags & Self.preservesSpace
+        if tag.attributeCount > 0, let space = tag.preservesSpace(plan.xmlSpace) { preserves = space ? Self.preservesSpace : 0 }
+        element.flags |= preserves
         elements[level] = element
         depth = level + 1
     }
@@ -244,7 +224,7 @@ final class XMLRecordScanner {
 
     private func startRecord(_ element: inout Element, level: Int, tag: XMLStartTag) {
         recordDepth = level
-        recordLine = fedByTokenizer ? tokenLine : Int(parser.pointee.input.pointee.line)
+        recordLine = Int(xmlSAX2GetLineNumber(parser))
         record.startRecord()
         // No field has a value yet: `endRecord` took them all. The record's own level values are
         // taken too; those of the elements above stay for the records after it.
@@ -268,7 +248,6 @@ final class XMLRecordScanner {
 
     func endElement() {
         guard !failed else { return }
-        restoreSpace()
         flushRun()
         depth -= 1
         let level = depth
@@ -295,47 +274,36 @@ final class XMLRecordScanner {
 
     private func endRecord() {
         recordDepth = -1
-        if recordsToSkip > 0 {
-            recordsToSkip -= 1
-            record.discardRecord()
-            return
-        }
         for field in plan.ownTextFields { record.addText(ownText, from: 0, count: ownText.count, to: field) }
         if record.endRecord(line: recordLine) { deliverBatch() }
     }
 
-    /// Text from character data, a character or predefined entity reference, or (`cdata`) a CDATA section.
-    func text(_ bytes: UnsafePointer<xmlChar>, count: Int, cdata: Bool) {
+    /// Character data: text, or a character or predefined entity reference (libxml2 hands a run
+    /// over in pieces); the whitespace rule applies to the run.
+    func text(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         guard !failed, depth > 0 else { return }
-        restoreSpace()
-        let element = elements + (depth - 1)
-        guard element.pointee.flags & (Self.wantsDeepText | Self.wantsOwnText) != 0 else {
-            runLength += count
-            if runLength > Self.maximumTextLength { fail(.xmlSyntax("Memory allocation failed : xmlSAX2Characters: huge text node"), column: true) }
+        runLength += count
+        if runLength > Self.maximumTextLength {
+            fail(.xmlSyntax("Memory allocation failed : xmlSAX2Characters: huge text node"), column: true)
             return
         }
-        let blank = UnsafeBufferPointer(start: bytes, count: count).allSatisfy(Self.isBlank)
-        // Fed by the tokenizer there is no CDATA, so whitespace before markup ends its text node, which
-        // is then dropped whole as whitespace only: what `dropsBlanks` decides changes nothing.
-        if blank && !cdata && !fedByTokenizer && dropsBlanks(element.pointee) { return }
-        var flags = element.pointee.flags
-        if flags & Self.hasChildren == 0 { flags |= Self.firstChildIsText }
-        element.pointee.flags = flags | Self.hasChildren | Self.lastChildIsText
-        if !blank { runHasNonBlank = true }
-        keep(bytes, count: count, flags: flags)
-        runLength += count
-        if runLength > Self.maximumTextLength { fail(.xmlSyntax("Memory allocation failed : xmlSAX2Characters: huge text node"), column: true) }
+        let flags = elements[depth - 1].flags
+        guard flags & (Self.wantsDeepText | Self.wantsOwnText) != 0 else { return }
+        if !runIsKept && (flags & Self.preservesSpace != 0 || !Self.isBlank(bytes, count: count)) { runIsKept = true }
+        let targets = keep(bytes, count: count, flags: flags)
+        if targets != 0 {
+            runTargets = targets
+            runKept += count
+        }
     }
 
-    /// A comment or processing instruction: it ends a text node, and is a child that is not text.
-    func otherMarkup() {
-        guard !failed else { return }
-        restoreSpace()
+    /// A CDATA section: it ends the run of text before it, and is kept as it is, whitespace only or not.
+    func cdata(_ bytes: UnsafePointer<xmlChar>, count: Int) {
+        guard !failed, depth > 0 else { return }
         flushRun()
-        if depth > 0 {
-            let element = elements + (depth - 1)
-            element.pointee.flags = (element.pointee.flags | Self.hasChildren) & ~Self.lastChildIsText
-        }
+        let flags = elements[depth - 1].flags
+        guard flags & (Self.wantsDeepText | Self.wantsOwnText) != 0 else { return }
+        _ = keep(bytes, count: count, flags: flags)
     }
 
     func endDocument() {
@@ -346,9 +314,10 @@ final class XMLRecordScanner {
     // MARK: Text
 
     /// Copies text of the current element (`flags`) into whichever buffers take it: a capture's
-    /// inside a record, the record's own, or a `../name` child's outside one.
+    /// inside a record, the record's own, or a `../name` child's outside one. Returns those
+    /// buffers (`keptIn*` flags).
     @inline(__always)
-    private func keep(_ bytes: UnsafePointer<xmlChar>, count: Int, flags: UInt8) {
+    private func keep(_ bytes: UnsafePointer<xmlChar>, count: Int, flags: UInt8) -> UInt8 {
         var targets: UInt8 = 0
         if recordDepth >= 0 {
             // Inside a record an element wants deep text exactly while a capture is open.
@@ -364,17 +333,15 @@ final class XMLRecordScanner {
             childTextBytes.append(bytes, count: count)
             targets = Self.keptInChild
         }
-        if targets != 0 {
-            runTargets = targets
-            runKept += count
-        }
+        return targets
     }
 
-    /// Ends the current text node: whitespace-only text is cut off the buffers that kept it.
+    /// Ends the current run of text: whitespace only, it is cut off the buffers that kept it.
+    @inline(__always)
     private func flushRun() {
         runLength = 0
         if runKept > 0 {
-            if !runHasNonBlank {
+            if !runIsKept {
                 if runTargets & Self.keptInDeep != 0 { deepText.count -= runKept }
                 if runTargets & Self.keptInOwn != 0 { ownText.count -= runKept }
                 if runTargets & Self.keptInChild != 0 { childTextBytes.count -= runKept }
@@ -382,68 +349,18 @@ final class XMLRecordScanner {
             runKept = 0
             runTargets = 0
         }
-        runHasNonBlank = false
+        runIsKept = false
     }
 
-    /// Whether libxml2's tree builder, with `XML_PARSE_NOBLANKS`, would drop this whitespace
-    /// (its `areBlanks` in parser.c): not under `xml:space="preserve"` nor after text in the element,
-    /// declared element-only content in the DTD, or else right before markup other than the end
-    /// tag of an empty element, where the element has no text child first or last.
-    private func dropsBlanks(_ element: Element) -> Bool {
-        let context = parser.pointee
-        guard let space = context.space, space.pointee != 1, space.pointee != -2,
-              let input = context.input, let cursor = input.pointee.cur, let base = input.pointee.base else { return false }
-        // A character reference (`&#32;`) is never dropped; its text ends at the ';' just read.
-        if cursor > base && cursor[-1] == UInt8(ascii: ";") { return false }
-        var drop: Bool?
-        if let document = context.myDoc, document.pointee.intSubset != nil {
-            switch mixedContent(element, in: document) {
-            case 0: drop = true
-            case 1: drop = false
-            default: break
-            }
-        }
-        if drop == nil {
-            let next = cursor[0]
-            if next != UInt8(ascii: "<") && next != 0x0D {
-                drop = false
-            } else if element.flags & Self.hasChildren == 0 {
-                drop = !(next == UInt8(ascii: "<") && cursor[1] == UInt8(ascii: "/"))
-            } else {
-                drop = element.flags & (Self.firstChildIsText | Self.lastChildIsText) == 0
-            }
-        }
-        guard drop == true else { return false }
-        // libxml2 marks the element as having had text once characters() returns (-1 → -2);
-        // the tree builder would not have, so the mark is undone at the next event.
-        if space.pointee == -1 { spaceSlotToRestore = Int(context.spaceNr) - 1 }
+    /// Whether `count` bytes are all whitespace as the rule counts it: space, tab, CR, LF.
+    @inline(__always)
+    private static func isBlank(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        for index in 0..<count where !isBlank(bytes[index]) { return false }
         return true
-    }
-
-    private func mixedContent(_ element: Element, in document: xmlDocPtr) -> Int32 {
-        guard let local = element.local else { return -1 }
-        guard let prefix = element.prefix else { return xmlIsMixedElement(document, local) }
-        var name = Array(UnsafeBufferPointer(start: prefix, count: xmlStrlen(prefix).asCount))
-        name.append(UInt8(ascii: ":"))
-        name.append(contentsOf: UnsafeBufferPointer(start: local, count: xmlStrlen(local).asCount))
-        name.append(0)
-        return xmlIsMixedElement(document, name)
-    }
-
-    private func restoreSpace() {
-        guard spaceSlotToRestore >= 0 else { return }
-        if spaceSlotToRestore < Int(parser.pointee.spaceNr), let slots = parser.pointee.spaceTab, slots[spaceSlotToRestore] == -2 {
-            slots[spaceSlotToRestore] = -1
-        }
-        spaceSlotToRestore = -1
     }
 
     @inline(__always)
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
-}
-
-private extension Int32 {
-    var asCount: Int { Int(self) }
 }

@@ -44,6 +44,21 @@ struct XMLStartTag {
         return false
     }
 
+    /// What the tag's `xml:space` attribute (`name`) says: true for `preserve`, false for
+    /// `default`, nil when the tag has none (or another value, which libxml2 warns about).
+    func preservesSpace(_ name: XMLInternedName) -> Bool? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let entry = attributes + 5 * index
+            guard name.matches(entry[0], entry[1]), let start = entry[3], let end = entry[4] else { continue }
+            let value = UnsafeBufferPointer(start: start, count: end - start)
+            if value.elementsEqual("preserve".utf8) { return true }
+            if value.elementsEqual("default".utf8) { return false }
+            return nil
+        }
+        return nil
+    }
+
     /// Without entity substitution libxml2 hands an attribute value over with each `&` (from
     /// `&amp;` or `&#38;`) written as `&#38;`, for the tree builder to decode; so does this.
     private static func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout XMLByteBuffer) {

@@ -1,0 +1,46 @@
+/// How Core Data stores a Binary attribute that allows external storage (`_PFExternalReferenceData.m`,
+/// DESIGN §4b.10): the column holds `0x01` + the bytes when they are inline, or `0x02` + a 36-character
+/// uppercase UUID + `0x00` when they live in `.<store name>_SUPPORT/_EXTERNAL_DATA/<UUID>` beside the
+/// store. Any first byte other than `0x01` is read as a reference.
+public enum ExternalBinary {
+    static let inlineMarker: UInt8 = 0x01
+    static let referenceMarker: UInt8 = 0x02
+
+    /// The column value for `bytes` stored inline.
+    static func inline(_ bytes: [UInt8]) -> [UInt8] { [inlineMarker] + bytes }
+
+    /// What a stored column value is.
+    public enum Stored: Equatable, Sendable {
+        /// The bytes, inline.
+        case inline([UInt8])
+        /// A reference to the external file named by this UUID.
+        case reference(String)
+        /// Neither: Core Data would read it as a reference to a file that cannot exist.
+        case malformed
+    }
+
+    public static func decode(_ column: [UInt8]) -> Stored {
+        guard let first = column.first else { return .malformed }
+        if first == inlineMarker { return .inline(Array(column.dropFirst())) }
+        guard first == referenceMarker, column.count == 38, column[37] == 0 else { return .malformed }
+        let uuid = String(decoding: column[1..<37], as: UTF8.self)
+        let hex = Set("0123456789ABCDEF".utf8)
+        let shaped = uuid.utf8.enumerated().allSatisfy { offset, byte in
+            [8, 13, 18, 23].contains(offset) ? byte == UInt8(ascii: "-") : hex.contains(byte)
+        }
+        return shaped ? .reference(uuid) : .malformed
+    }
+
+    /// The folder of external files of the store at `storePath` (`.<name without extension>_SUPPORT/_EXTERNAL_DATA`).
+    public static func dataDirectory(forStoreAt storePath: String) -> String {
+        var directory = storePath, name = storePath
+        if let slash = storePath.lastIndex(of: "/") {
+            directory = String(storePath[..<slash])
+            name = String(storePath[storePath.index(after: slash)...])
+        } else {
+            directory = "."
+        }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        return directory + "/." + name + "_SUPPORT/_EXTERNAL_DATA"
+    }
+}
