@@ -1,3 +1,5 @@
+import Foundation
+
 /// How Core Data stores a Binary attribute that allows external storage (`_PFExternalReferenceData.m`,
 /// DESIGN §4b.10): the column holds `0x01` + the bytes when they are inline, or `0x02` + a 36-character
 /// uppercase UUID + `0x00` when they live in `.<store name>_SUPPORT/_EXTERNAL_DATA/<UUID>` beside the
@@ -42,5 +44,21 @@ public enum ExternalBinary {
         }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
         return directory + "/." + name + "_SUPPORT/_EXTERNAL_DATA"
+    }
+
+    /// The value a column holds, as the bytes it stands for: inline bytes unwrapped, a reference read
+    /// from `directory`. Throws for a malformed value or a missing file (naming `row` and `attribute`).
+    static func load(_ column: [UInt8], from directory: String, row: String, attribute: String) throws(FileError) -> SQLiteValue {
+        switch decode(column) {
+        case .inline(let bytes): return .blob(bytes)
+        case .reference(let uuid):
+            let path = directory + "/" + uuid
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute) refers to this external file, which is missing")
+            }
+            return .blob([UInt8](data))
+        case .malformed:
+            throw FileError(message: "\(row): \(attribute) allows external storage but holds a value without Core Data's marker (0x01 inline or 0x02 reference)")
+        }
     }
 }

@@ -37,6 +37,10 @@ public struct ValueCoercer: Sendable {
     let minimum: Bound?
     let maximum: Bound?
     let emptyIsNull: Bool
+    /// A Binary attribute with Allows External Storage: Core Data reads its column by the first byte
+    /// (`0x01`: the bytes follow inline; anything else: a reference to a file), so every value gets
+    /// the inline marker (DESIGN §4b.10).
+    let storesExternalMarker: Bool
 
     /// - Parameter dateParser: for Date attributes; defaults to ISO 8601 in UTC.
     /// - Throws: a model minimum or maximum that is not a number (a length, for String).
@@ -50,6 +54,7 @@ public struct ValueCoercer: Sendable {
             self.dateParser = try DateParser()
         }
         self.emptyIsNull = options.emptyIsNull ?? (attribute.type != .string)
+        self.storesExternalMarker = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
         func bound(_ text: String?, _ which: String) throws(FileError) -> Bound? {
             guard let text, attribute.type.isInteger || attribute.type == .string || attribute.type == .double
                     || attribute.type == .float || attribute.type == .decimal else { return nil }
@@ -87,6 +92,7 @@ public struct ValueCoercer: Sendable {
             return .real(seconds)
         case .uuid: return .blob(try uuid(value))
         case .uri: return .text(try uri(value))
+        case .binary where storesExternalMarker: return .blob(ExternalBinary.inline(try bytes(value)))
         case .binary, .transformable: return .blob(try bytes(value))
         case .undefined, .objectID, .composite:
             throw CoercionFailure(.unsupported, expected: type.rawValue, seen: value)

@@ -124,7 +124,9 @@ struct EntityExport {
     }
 
     /// Streams the rows into `path` (a temporary file renamed into place); returns the row count.
-    mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String) throws -> Int {
+    /// `externalData` is the store's folder of external binary values (`ExternalBinary`).
+    mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String,
+                        externalData: String) throws -> Int {
         let statement = try database.prepare(selectSQL)
         try statement.bind([.integer(Int64(info.number))])
         let file = try ExportFile(path: path)
@@ -137,7 +139,13 @@ struct EntityExport {
         while try statement.step() {
             fields.removeAll(keepingCapacity: true)
             for index in columns.indices {
-                let rendered = render(statement.value(at: index), as: columns[index].kind)
+                var value = statement.value(at: index)
+                if case .attribute(let attribute) = columns[index].kind, attribute.type == .binary,
+                   attribute.allowsExternalBinaryDataStorage, case .blob(let stored) = value {
+                    value = try ExternalBinary.load(stored, from: externalData, row: "\(info.name) \(keyName) \(count + 1)",
+                                                    attribute: attribute.name)
+                }
+                let rendered = render(value, as: columns[index].kind)
                 switch rendered {
                 case .null: columns[index].nulls += 1
                 case .text(""): columns[index].empties += 1

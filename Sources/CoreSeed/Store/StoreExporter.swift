@@ -79,7 +79,7 @@ public struct StoreExporter {
             var plan = try EntityExport(info: info, layout: layout, graph: graph, warnings: &result.warnings)
             let fileName = "\(info.name).\(format.rawValue)"
             let path = SeedSpec.join(directory, fileName)
-            plan.rows = try plan.write(from: database, format: format, to: path)
+            plan.rows = try plan.write(from: database, format: format, to: path, externalData: ExternalBinary.dataDirectory(forStoreAt: storePath))
             result.files.append((info.name, path, plan.rows))
             plans.append(plan)
         }

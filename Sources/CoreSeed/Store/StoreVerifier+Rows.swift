@@ -1,3 +1,5 @@
+import Foundation
+
 /// The checks that read rows: `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys. Each first finds its table
 /// and columns in the `StoredSchema`; what is missing was already reported by the schema check.
 extension StoreVerifier {
@@ -95,6 +97,56 @@ extension StoreVerifier {
                     dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity))")
                 }
             }
+        }
+    }
+}
+
+extension StoreVerifier {
+    /// Every value of a Binary attribute that allows external storage must carry Core Data's marker
+    /// (`ExternalBinary`): an unmarked value is read as a reference to a file that cannot exist. A
+    /// reference's file must exist beside the store; a store copied without its whole support folder
+    /// gets one warning.
+    func checkExternalBinaries(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
+                               storePath: String?, into report: inout Report) throws {
+        let directory = storePath.map(ExternalBinary.dataDirectory(forStoreAt:))
+        var folderExists: ObjCBool = false
+        let hasFolder = directory.map { FileManager.default.fileExists(atPath: $0, isDirectory: &folderExists) && folderExists.boolValue } ?? false
+        var unfiled = 0
+        for table in layout.tables {
+            for column in table.columns {
+                guard case .attribute(let entity, let name, .binary) = column.role,
+                      model.entities.first(where: { $0.name == entity })?.attribute(named: name)?.allowsExternalBinaryDataStorage == true,
+                      StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
+                let sql = "SELECT Z_PK, \(StoreVerifier.quoted(column.name)) FROM \(StoreVerifier.quoted(table.name)) WHERE \(StoreVerifier.quoted(column.name)) IS NOT NULL ORDER BY Z_PK"
+                var malformed: [Int64] = [], missing: [Int64] = []
+                for row in try database.rows(sql) {
+                    guard case .integer(let key) = row[0] else { continue }
+                    let bytes: [UInt8]
+                    switch row[1] {
+                    case .blob(let blob): bytes = blob
+                    case .text(let text): bytes = Array(text.utf8)
+                    default: malformed.append(key); continue
+                    }
+                    switch ExternalBinary.decode(bytes) {
+                    case .inline: break
+                    case .malformed: malformed.append(key)
+                    case .reference(let uuid):
+                        guard let directory else { missing.append(key); continue }
+                        if !hasFolder { unfiled += 1; continue }
+                        if !FileManager.default.fileExists(atPath: directory + "/" + uuid) { missing.append(key) }
+                    }
+                }
+                let rows = { (keys: [Int64]) in keys.prefix(5).map(String.init).joined(separator: ", ") + (keys.count > 5 ? ", …" : "") }
+                if !malformed.isEmpty {
+                    report.differences.append("\(table.name).\(column.name): \(malformed.count) value(s) without Core Data's external-storage marker (Z_PK \(rows(malformed))): \(entity).\(name) allows external storage, so Core Data reads them as references to files that do not exist")
+                }
+                if !missing.isEmpty {
+                    report.differences.append("\(table.name).\(column.name): \(missing.count) value(s) refer to external files that are missing from \(directory ?? "the store's support folder") (Z_PK \(rows(missing)))")
+                }
+            }
+        }
+        if unfiled > 0, let directory {
+            report.warnings.append("\(unfiled) external binary value(s) refer to files in \(directory), which is not beside the store (copied without its support folder?); Core Data cannot read them")
         }
     }
 }

@@ -57,13 +57,16 @@ public struct StoreVerifier {
         for sidecar in snapshot.sidecars {
             report.notes.append("sidecar file \(sidecar.name) (\(sidecar.size) bytes) beside the store")
         }
-        try verify(snapshot.database, into: &report)
+        try verify(snapshot.database, into: &report, storePath: path)
         return report
     }
 
     /// Verifies an open store (used by the writer on its own temporary file).
     /// `integrity: false` leaves out `PRAGMA integrity_check` (for a caller that runs it alongside).
-    public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true) throws {
+    /// `storePath`: where the store is (its external binary values live beside it); nil for a store
+    /// being written, whose values are all inline.
+    public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true,
+                       storePath: String? = nil) throws {
         let schema = try StoredSchema.read(database)
         guard StoreVerifier.has(schema, table: CoreDataSchema.metadataTable, columns: ["Z_UUID", "Z_PLIST"]) else {
             let tables = schema.tables.map(\.name).filter { !$0.hasPrefix("sqlite_") }
@@ -108,6 +111,7 @@ public struct StoreVerifier {
         checkSchema(schema, layout, into: &report)
         try checkPrimaryKeys(database, schema, layout, model: model, into: &report)
         try checkRows(database, schema, layout, into: &report)
+        try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, into: &report)
         if integrity { report.differences += try StoreVerifier.integrityProblems(database) }
     }
 
