@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader imports CLibXML2.
+# Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader imports CLibXML2,
+# and the two test targets' corpus gate (Corpus.swift) is one file in two places.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -10,5 +11,8 @@ done < <(find Sources Tests -name '*.swift')
 if grep -rl 'import CSQLite' Sources | grep -v '^Sources/CoreSeed/SQLite/'; then echo "only Sources/CoreSeed/SQLite may import CSQLite"; status=1; fi
 if grep -rl 'import CLibXML2' Sources | grep -v '^Sources/CoreSeed/Readers/XML/'; then echo "only Sources/CoreSeed/Readers/XML may import CLibXML2"; status=1; fi
 if grep -rn 'try!' Sources; then echo "no try! in Sources"; status=1; fi
+if ! cmp -s Tests/CoreSeedTests/Support/Corpus.swift Tests/coreseedTests/Corpus.swift; then
+  echo "Tests/CoreSeedTests/Support/Corpus.swift and Tests/coreseedTests/Corpus.swift must stay the same file"; status=1
+fi
 swift build -Xswiftc -warnings-as-errors >/dev/null || { echo "build has warnings or errors"; status=1; }
 exit $status
