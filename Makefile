@@ -1,4 +1,4 @@
-# Each target is a one-liner over swift / coreseed. `make test` is what CI runs.
+# Each target is a one-liner over swift / coreseed. CI (.ci/run) runs `make lint`, then `make test`.
 SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/coreseed
