@@ -13,8 +13,10 @@ build:
 seed: build
 	./scripts/seed.sh $(BIN)
 
+# The suite, then the `seed` plugin from a consumer package (scripts/plugin-test.sh).
 test:
 	$(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) ./scripts/plugin-test.sh
 
 # The release binary to $(PREFIX)/bin/coreseed; on Linux, BUILD_FLAGS=--static-swift-stdlib makes it
 # run without a Swift toolchain.
