@@ -44,15 +44,18 @@ enum Corpus {
         preconditionFailure("Package.swift not found above \(#filePath)")
     }()
 
-    /// Prints `skipLine` once per process. Both test targets run in one process and each asks, so the
-    /// first to create a file named for this process (exclusively: `O_EXCL`) prints; the file is
-    /// removed when the process exits.
+    /// Prints `skipLine` once per process, when it exits: after the run's summary, so it ends the
+    /// output instead of hiding among a thousand lines. Both test targets run in one process and each
+    /// asks, so the first to create a file named for this process (exclusively: `O_EXCL`) prints; the
+    /// file is removed then.
     static func announceSkip() {
         let descriptor = open(markerPath(), O_CREAT | O_EXCL | O_WRONLY, 0o600)
         guard descriptor >= 0 else { return }
         close(descriptor)
-        atexit { unlink(Corpus.markerPath()) }
-        print(skipLine)
+        atexit {
+            unlink(Corpus.markerPath())
+            print(Corpus.skipLine)
+        }
     }
 
     /// The process id and the address of the process's one `ProcessInfo` (the same for both targets,
