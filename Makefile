@@ -1,18 +1,27 @@
-# Each target is a one-liner over swift / coreseed. `make test` is what CI runs.
+# Each target is a one-liner over swift / coreseed. CI (.ci/run) runs `make lint`, then `make test`.
 SWIFT ?= swift
 CONFIG ?= release
+BUILD_FLAGS ?=
+PREFIX ?= /usr/local
 BIN = .build/$(CONFIG)/coreseed
 
-.PHONY: build seed test lint bench fuzz docs clean
+.PHONY: build seed test install lint bench fuzz docs clean
 
 build:
-	$(SWIFT) build -c $(CONFIG) --product coreseed
+	$(SWIFT) build -c $(CONFIG) --product coreseed $(BUILD_FLAGS)
 
 seed: build
 	./scripts/seed.sh $(BIN)
 
+# The suite, then the `seed` plugin from a consumer package (scripts/plugin-test.sh).
 test:
 	$(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) ./scripts/plugin-test.sh
+
+# The release binary to $(PREFIX)/bin/coreseed; on Linux, BUILD_FLAGS=--static-swift-stdlib makes it
+# run without a Swift toolchain.
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin" && install -m 755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/coreseed"
 
 lint:
 	./scripts/lint.sh

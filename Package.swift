@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "CoreSeed", targets: ["CoreSeed"]),
         .executable(name: "coreseed", targets: ["coreseed"]),
+        .plugin(name: "seed", targets: ["seed"]),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +27,15 @@ let package = Package(
             name: "coreseed",
             dependencies: ["CoreSeed"],
             path: "Sources/coreseed"),
+        // `swift package --allow-writing-to-package-directory seed [SPEC]` in a package that depends on
+        // this one: runs `coreseed build SPEC` there (docs/INTEGRATION.md).
+        .plugin(
+            name: "seed",
+            capability: .command(
+                intent: .custom(verb: "seed", description: "Build the Core Data seed store of a spec (default Inputs/seed.json) with coreseed"),
+                permissions: [.writeToPackageDirectory(reason: "coreseed writes the seed store where the spec says, normally inside the package")]),
+            dependencies: ["coreseed"],
+            path: "Plugins/SeedPlugin"),
         .testTarget(
             name: "CoreSeedTests",
             dependencies: ["CoreSeed"],

@@ -31,7 +31,7 @@ import CoreSeed
         #expect(verify.stdout.hasSuffix("\(name): OK\n"))
     }
 
-    @Test func liveWALStoreIsReadInPlaceWithoutChangingItOrItsWAL() throws {
+    @Test(.needsCorpus) func liveWALStoreIsReadInPlaceWithoutChangingItOrItsWAL() throws {
         let scratch = try Scratch()
         let live = scratch.url.appendingPathComponent("live")
         let source = try StoreOps.copyCorpusStore("objcio-moody1", into: live)
@@ -57,7 +57,7 @@ import CoreSeed
         withExtendedLifetime(writer) {}
     }
 
-    @Test func walFilesWithoutTheirSHMAreReadFromAPrivateCopy() throws {
+    @Test(.needsCorpus) func walFilesWithoutTheirSHMAreReadFromAPrivateCopy() throws {
         let scratch = try Scratch()
         let live = scratch.url.appendingPathComponent("live")
         let source = try StoreOps.copyCorpusStore("objcio-moody1", into: live)
@@ -93,7 +93,7 @@ import CoreSeed
         let usage = try scratch.run(["backup", "only.sqlite"])
         #expect(usage.status == 64)
         #expect(usage.stderr.hasPrefix("error: missing DST\nUsage: coreseed backup SRC DST\n"))
-        _ = try StoreOps.copyCorpusStore("objcio-moody1", into: scratch.url)
+        _ = try SQLiteDatabase(path: scratch.path("store.sqlite"), mode: .readWriteCreate).execute("CREATE TABLE t (x)")
         let same = try scratch.run(["backup", "store.sqlite", "./store.sqlite"])
         #expect(same.status == 64)
         #expect(same.stderr == "./store.sqlite: error: the copy cannot replace the store it copies\n")

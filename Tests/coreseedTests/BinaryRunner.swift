@@ -17,11 +17,6 @@ struct BinaryRunner {
         fatalError("Package.swift not found")
     }()
 
-    static let shared: URL = {
-        if let path = ProcessInfo.processInfo.environment["CORESEED_SHARED"] { return URL(fileURLWithPath: path) }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    }()
-
     /// The binary next to the test bundle (same build folder).
     static let binary: URL = {
         var url = Bundle.main.bundleURL

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CoreSeed
 
-/// End-to-end: the real binary on the repository's Inputs/ and on the FDIC data in ../shared.
+/// End-to-end: the real binary on the repository's Inputs/, the FDIC list (Inputs/fdic-2011/) among them.
 @Suite(.serialized) struct BuildCommandTests {
     static let root = BinaryRunner.repositoryRoot
     static let inputs = root.appendingPathComponent("Inputs")
@@ -58,10 +58,10 @@ import CoreSeed
     /// its Python script converted the dates in the author's machine zone, which was UTC. In the FDIC's
     /// zone that is the evening before, so each of our dates is later by exactly New York's UTC offset
     /// on that day: 4 hours in summer time (EDT), 5 in winter (EST).
-    @Test func closingDatesDifferFromTheTutorialStoreByNewYorksOffset() throws {
+    @Test(.needsCorpus) func closingDatesDifferFromTheTutorialStoreByNewYorksOffset() throws {
         let scratch = try Scratch()
         #expect(try BinaryRunner.run(["build", "Inputs/failedbanks-sqlite.json", "--output", scratch.path("ours.sqlite"), "--quiet"]).status == 0)
-        let corpus = BinaryRunner.shared.appendingPathComponent("corpus/failedbankscd-neolee/store.sqlite")
+        let corpus = StoreOps.corpus.appendingPathComponent("failedbankscd-neolee/store.sqlite")
         try FileManager.default.copyItem(atPath: corpus.path, toPath: scratch.path("tutorial.sqlite"))
         let sql = """
             SELECT i.ZNAME, d.ZCLOSEDATE FROM ZFAILEDBANKINFO i JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK ORDER BY i.Z_PK

@@ -3,8 +3,8 @@ import Testing
 
 @Suite struct HashesCommandTests {
     /// The exact JSON, against the hashes Core Data wrote into contentful-persistence-test (see its metadata.txt).
-    @Test func jsonEqualsTheStoreHashes() throws {
-        let model = BinaryRunner.shared.appendingPathComponent("corpus/contentful-persistence-test/model/Test.xcdatamodeld").path
+    @Test(.needsCorpus) func jsonEqualsTheStoreHashes() throws {
+        let model = StoreOps.corpus.appendingPathComponent("contentful-persistence-test/model/Test.xcdatamodeld").path
         let result = try BinaryRunner.run(["hashes", model, "--model-version", "Test", "--json"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
@@ -20,8 +20,8 @@ import Testing
             """)
     }
 
-    @Test func textListsEntitiesThenDigestAndChecksum() throws {
-        let model = BinaryRunner.shared.appendingPathComponent("corpus/contentful-persistence-test/model/Test.xcdatamodeld").path
+    @Test(.needsCorpus) func textListsEntitiesThenDigestAndChecksum() throws {
+        let model = StoreOps.corpus.appendingPathComponent("contentful-persistence-test/model/Test.xcdatamodeld").path
         let result = try BinaryRunner.run(["hashes", model, "--model-version", "Test.xcdatamodel"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -30,8 +30,8 @@ import Testing
         #expect(lines.last == "checksum gW5zQaDo3eKxFNsxHZ1XfyoOL+OIJRPycZs1ji8H648=")
     }
 
-    @Test func unknownVersionExits66() throws {
-        let model = BinaryRunner.shared.appendingPathComponent("corpus/bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
+    @Test(.needsCorpus) func unknownVersionExits66() throws {
+        let model = StoreOps.corpus.appendingPathComponent("bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
         let result = try BinaryRunner.run(["hashes", model, "--model-version", "Nope"])
         #expect(result.status == 66)
         #expect(result.stdout.isEmpty)

@@ -4,7 +4,7 @@ import CoreSeed
 
 /// End-to-end: `coreseed inspect` on a corpus store copy and on a built store.
 @Suite(.serialized) struct InspectCommandTests {
-    @Test func corpusStoreShowsMetadataEntitiesAndCounts() throws {
+    @Test(.needsCorpus) func corpusStoreShowsMetadataEntitiesAndCounts() throws {
         let scratch = try Scratch()
         _ = try StoreOps.copyCorpusStore("objcio-moody1", into: scratch.url)
         let before = try StoreOps.contents(of: scratch.url)
@@ -26,7 +26,7 @@ import CoreSeed
         #expect(try StoreOps.contents(of: scratch.url) == before)
     }
 
-    @Test func walStoreCountsRowsInItsWALAndListsSidecars() throws {
+    @Test(.needsCorpus) func walStoreCountsRowsInItsWALAndListsSidecars() throws {
         let scratch = try Scratch()
         let source = try StoreOps.copyCorpusStore("objcio-moody1", into: scratch.url)
         let (writer, _) = try BackupCommandTests.walWriter(source)

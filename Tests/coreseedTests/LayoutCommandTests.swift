@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 @Suite struct LayoutCommandTests {
-    static let corpus = BinaryRunner.shared.appendingPathComponent("corpus")
+    static let corpus = StoreOps.corpus
 
-    @Test func schemaPrintsOneStatementPerLineWithSemicolons() throws {
+    @Test(.needsCorpus) func schemaPrintsOneStatementPerLineWithSemicolons() throws {
         let model = Self.corpus.appendingPathComponent("bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
         let result = try BinaryRunner.run(["schema", model, "--model-version", "TestModel.xcdatamodel", "--framework-version", "637"])
         #expect(result.status == 0)
@@ -27,7 +27,7 @@ import Testing
         #expect(result.stderr.hasPrefix("error: missing MODEL\nUsage: coreseed schema MODEL"))
     }
 
-    @Test func verifyNamesTheVersionAndExitsZero() throws {
+    @Test(.needsCorpus) func verifyNamesTheVersionAndExitsZero() throws {
         let store = Self.corpus.appendingPathComponent("objcio-moody2/store.sqlite").path
         let model = Self.corpus.appendingPathComponent("objcio-moody2/model/Moody.xcdatamodeld").path
         let result = try BinaryRunner.run(["verify", store, "--model", model])
@@ -35,7 +35,7 @@ import Testing
         #expect(result.stdout == "\(store): written by model version 'Moody 2' (framework 637)\n\(store): OK\n")
     }
 
-    @Test func verifyAgainstTheWrongModelExitsOneWithALinePerDifference() throws {
+    @Test(.needsCorpus) func verifyAgainstTheWrongModelExitsOneWithALinePerDifference() throws {
         let store = Self.corpus.appendingPathComponent("iqtodolist/store.sqlite").path
         let model = Self.corpus.appendingPathComponent("wibosco-migration-1/model/CoreDataMigration_Example.xcdatamodeld").path
         let result = try BinaryRunner.run(["verify", store, "--model", model])

@@ -6,7 +6,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coreseed-preview-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let csv = BinaryRunner.shared.appendingPathComponent("data/fdic-2011/banklist.csv").path
+        let csv = BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/fdic-2011/banklist.csv").path
         let spec = directory.appendingPathComponent("seed.json")
         try Data("""
             { "model": "FailedBanksCD.xcdatamodeld", // JSON5

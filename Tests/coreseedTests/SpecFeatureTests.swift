@@ -205,11 +205,11 @@ import CoreSeed
     }
 }
 
-/// DESIGN §3's example spec, as written there, on the FDIC files read in place.
+/// DESIGN §3's example spec, as written there, on the FDIC files (Inputs/fdic-2011/) read in place.
 @Suite struct DesignExampleTests {
     @Test func theDesignDocumentsExampleBuildsAsWritten() throws {
         let scratch = try Scratch()
-        let fdic = BinaryRunner.shared.appendingPathComponent("data/fdic-2011")
+        let fdic = BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/fdic-2011")
         try FileManager.default.createSymbolicLink(atPath: scratch.path("banklist.csv"), withDestinationPath: fdic.appendingPathComponent("banklist.csv").path)
         try FileManager.default.createSymbolicLink(atPath: scratch.path("banklist.sqlite3"), withDestinationPath: fdic.appendingPathComponent("banklist.sqlite3").path)
         try FileManager.default.createSymbolicLink(atPath: scratch.path("FailedBanksCD.xcdatamodeld"),

@@ -3,7 +3,8 @@ import CoreSeed
 
 /// Corpus access and file fingerprints for the inspect/backup/export end-to-end tests.
 enum StoreOps {
-    static let corpus = BinaryRunner.shared.appendingPathComponent("corpus")
+    /// The Core Data corpus outside the repository; tests that read it carry `.needsCorpus` (`Corpus`).
+    static let corpus = Corpus.url
 
     /// Copies a corpus store (and any sidecars) into `folder` as `store.sqlite`, writable; returns its path.
     static func copyCorpusStore(_ name: String, into folder: URL) throws -> String {

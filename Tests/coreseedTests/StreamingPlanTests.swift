@@ -97,7 +97,7 @@ import CoreSeed
 
             """)
         let spec = try String(contentsOfFile: BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/failedbanks-csv.json").path, encoding: .utf8)
-            .replacingOccurrences(of: "../../shared/data/fdic-2011/banklist.csv", with: "banks.csv")
+            .replacingOccurrences(of: "fdic-2011/banklist.csv", with: "banks.csv")
             .replacingOccurrences(of: "\"FailedBanksCD.xcdatamodeld\"", with: "\"\(BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/FailedBanksCD.xcdatamodeld").path)\"")
             .replacingOccurrences(of: "../Outputs/FailedBanksCD.sqlite", with: "out.sqlite")
         try scratch.write("spec.json", spec)

@@ -21,7 +21,7 @@ import CoreSeed
 
     static func prepare() throws -> Scratch {
         let scratch = try Scratch()
-        let original = try String(contentsOfFile: BinaryRunner.shared.appendingPathComponent("data/fdic-2011/banklist.csv").path, encoding: .utf8)
+        let original = try String(contentsOfFile: BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/fdic-2011/banklist.csv").path, encoding: .utf8)
         try scratch.write("banklist.csv", original)
         // The changed list: Desert Hills Bank's update date moves, a new bank appears, Key West Bank is gone.
         var lines = original.components(separatedBy: "\r\n")
@@ -68,9 +68,9 @@ import CoreSeed
         #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT count(*), max(Z_PK) FROM ZFAILEDBANKINFO") == [["234", "234"]])
     }
 
-    @Test func aStoreOfAnotherModelIsRefusedAndLeftAlone() throws {
+    @Test(.needsCorpus) func aStoreOfAnotherModelIsRefusedAndLeftAlone() throws {
         let scratch = try Self.prepare()
-        let corpus = BinaryRunner.shared.appendingPathComponent("corpus/iqtodolist/store.sqlite")
+        let corpus = StoreOps.corpus.appendingPathComponent("iqtodolist/store.sqlite")
         try FileManager.default.copyItem(atPath: corpus.path, toPath: scratch.path("other.sqlite"))
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("other.sqlite")))
         let result = try scratch.run(["build", "changed.json", "--into", "other.sqlite"])
@@ -151,7 +151,7 @@ import CoreSeed
 
     /// A store migrated in place (§4b.8: `Z_PRIMARYKEY` names LuxuryCar by its renaming identifier) is
     /// matched as `verify` matches it; the upsert keeps its history and the result verifies.
-    @Test func upsertIntoAStoreMigratedInPlace() throws {
+    @Test(.needsCorpus) func upsertIntoAStoreMigratedInPlace() throws {
         let scratch = try Scratch()
         let store = try StoreOps.copyCorpusStore("coredataplus-2018-samplemodel-v2", into: scratch.url)
         let model = StoreOps.corpus.appendingPathComponent("coredataplus-2018-samplemodel-v2/model/SampleModel.xcdatamodeld").path

@@ -24,11 +24,11 @@ import CoreSeed
         }
     }()
 
-    @Test func theCorpusIsThere() {
+    @Test(.needsCorpus) func theCorpusIsThere() {
         #expect(Self.entries.count >= 29, "expected the corpus at \(StoreOps.corpus.path)")
     }
 
-    @Test(arguments: entries)
+    @Test(.needsCorpus, arguments: entries)
     func everyCorpusStoreVerifies(_ entry: Entry) throws {
         let scratch = try Scratch()
         let store = try StoreOps.copyCorpusStore(entry.name, into: scratch.url)
@@ -55,34 +55,34 @@ import CoreSeed
         return (try scratch.run(["verify", store, "--model", model] + (strict ? ["--strict"] : [])), store)
     }
 
-    @Test func renamedJoinTableNamesExpectedAndFound() throws {
+    @Test(.needsCorpus) func renamedJoinTableNamesExpectedAndFound() throws {
         let (result, store) = try Self.verifyAltered("ddg-bookmarks-v4", "ALTER TABLE Z_1FAVORITES RENAME TO Z_1FAVORITEFOLDERS")
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(store): error: schema: expected join table Z_1FAVORITES (Z_1FAVORITEFOLDERS, Z_1FAVORITES, Z_FOK_1FAVORITES) for BookmarkEntity.favorites ↔ BookmarkEntity.favoriteFolders, found Z_1FAVORITEFOLDERS (Z_1FAVORITEFOLDERS, Z_1FAVORITES, Z_FOK_1FAVORITES)\n"))
         #expect(!result.stderr.contains("no such") && !result.stderr.contains("SQLite"))
     }
 
-    @Test func renamedColumnNamesExpectedAndFound() throws {
+    @Test(.needsCorpus) func renamedColumnNamesExpectedAndFound() throws {
         let (result, store) = try Self.verifyAltered("wire-store2-30-0", "ALTER TABLE Z_11USERS RENAME COLUMN Z_17USERS1 TO Z_17USERS")
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(store): error: schema: table Z_11USERS (SystemMessage.users ↔ User.systemMessages): expected column Z_17USERS1 INTEGER, found Z_17USERS INTEGER\n"))
         #expect(!result.stderr.contains("no such") && !result.stderr.contains("SQLite"))
     }
 
-    @Test func renamedEntityTableColumnIsNamed() throws {
+    @Test(.needsCorpus) func renamedEntityTableColumnIsNamed() throws {
         let (result, store) = try Self.verifyAltered("objcio-moody1", "ALTER TABLE ZMOOD RENAME COLUMN ZCOLORS TO ZCOLOURS")
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(store): error: schema: table ZMOOD (entity Mood): expected column ZCOLORS BLOB, found ZCOLOURS BLOB\n"))
         #expect(!result.stderr.contains("no such") && !result.stderr.contains("SQLite"))
     }
 
-    @Test func renumberedEntityFails() throws {
+    @Test(.needsCorpus) func renumberedEntityFails() throws {
         let (result, store) = try Self.verifyAltered("carekit-samplestore2.0", "UPDATE Z_PRIMARYKEY SET Z_ENT = 40 WHERE Z_ENT = 4")
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(store): error: Z_PRIMARYKEY: entity OCKCDNote is Z_ENT 40, expected Z_ENT 4 (Core Data would read its rows as another entity)\n"))
     }
 
-    @Test func droppedTableIsAMissingTableNotAnSQLiteError() throws {
+    @Test(.needsCorpus) func droppedTableIsAMissingTableNotAnSQLiteError() throws {
         let (result, store) = try Self.verifyAltered("bnr-coredatastack-testmodel", "DROP TABLE Z_1BOOKS; DROP TABLE ZBOOK")
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(store): error: schema: missing join table Z_1BOOKS (Z_1AUTHORS, Z_2BOOKS) for Author.books ↔ Book.authors\n"))
@@ -90,7 +90,7 @@ import CoreSeed
         #expect(!result.stderr.contains("no such") && !result.stderr.contains("SQLite"))
     }
 
-    @Test func danglingKeysWarnAndFailOnlyWhenStrict() throws {
+    @Test(.needsCorpus) func danglingKeysWarnAndFailOnlyWhenStrict() throws {
         let (plain, store) = try Self.verifyAltered("wire-store1-27", "SELECT 1")
         #expect(plain.status == 0)
         #expect(plain.stderr.contains("\(store): warning: ZCONVERSATION.ZCREATOR: 4 dangling key(s) (Conversation.creator → User) (Core Data does not enforce foreign keys; a store it wrote may hold these)\n"))
@@ -122,7 +122,7 @@ import CoreSeed
 
 /// `verify` on files that are not Core Data stores: one line each, no SQLite or Swift internals.
 @Suite struct VerifyNonStoreTests {
-    static let model = StoreOps.corpus.appendingPathComponent("bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
+    static let model = BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/Carriers.xcdatamodeld").path
 
     @Test func aPlainSQLiteDatabaseIsNotACoreDataStore() throws {
         let scratch = try Scratch()
@@ -135,14 +135,14 @@ import CoreSeed
         #expect(result.stderr == "plain.sqlite: error: no Z_METADATA table with Z_UUID and Z_PLIST: not a Core Data store (tables: t)\n")
     }
 
-    @Test func aBrokenMetadataPlistIsNamedWithoutATemporaryPath() throws {
+    @Test(.needsCorpus) func aBrokenMetadataPlistIsNamedWithoutATemporaryPath() throws {
         let (result, store) = try VerifyCorpusTests.verifyAltered("bnr-coredatastack-testmodel", "UPDATE Z_METADATA SET Z_PLIST = x'00'")
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("\(store): error: Z_METADATA: Z_PLIST is not a property list"))
         #expect(!result.stderr.contains("coreseed-snapshot") && !result.stderr.contains("FileError"))
     }
 
-    @Test func aViewInPlaceOfAnEntityTableIsNamed() throws {
+    @Test(.needsCorpus) func aViewInPlaceOfAnEntityTableIsNamed() throws {
         let (result, store) = try VerifyCorpusTests.verifyAltered("bnr-coredatastack-testmodel",
             "DROP TABLE ZBOOK; CREATE VIEW ZBOOK AS SELECT 1 AS Z_PK, 2 AS Z_ENT, 1 AS Z_OPT, 'x' AS ZTITLE")
         #expect(result.status == 1)

@@ -57,7 +57,7 @@ import Testing
     /// Corpus vectors: the order of two many-to-many relationships of one entity in real stores.
     /// `ddg-bookmarks-v4`: `favorites` is met before `favoriteFolders` (table `Z_1FAVORITES`); in Wire
     /// 2.8 `ignoredClients` before `ignoredByClients`, in Wire 1.27 (other properties) the reverse.
-    @Test(arguments: [
+    @Test(.needsCorpus, arguments: [
         ("ddg-bookmarks-v4", "BookmarkEntity", "favorites", "favoriteFolders"),
         ("wire-store2-8", "UserClient", "ignoredClients", "ignoredByClients"),
         ("wire-store1-27", "UserClient", "ignoredByClients", "ignoredClients"),

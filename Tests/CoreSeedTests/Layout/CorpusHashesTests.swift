@@ -3,7 +3,7 @@ import Testing
 @testable import CoreSeed
 
 /// Golden comparisons: our hashes against what Core Data wrote in the corpus stores and compiled models.
-@Suite struct CorpusHashesTests {
+@Suite(.needsCorpus) struct CorpusHashesTests {
     @Test func corpusIndexHasXMLModelStores() {
         #expect(CorpusStore.withXMLModel.count >= 12)
     }

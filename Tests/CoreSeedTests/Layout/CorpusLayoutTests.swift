@@ -7,7 +7,7 @@ import Testing
 /// A fresh store must match statement for statement. A store the app migrated in place keeps SQL
 /// history (quoted renamed tables, `ADD COLUMN` text, stale indexes, §4b.8), so there the test compares
 /// what Core Data addresses at run time: tables, their columns and types, join tables, entity numbers.
-@Suite struct CorpusLayoutTests {
+@Suite(.needsCorpus) struct CorpusLayoutTests {
     @Test func corpusIsPresent() {
         #expect(CorpusStore.withXMLModel.count >= 29, "expected the corpus at \(TestPaths.corpus.path)")
         #expect(CorpusStore.withXMLModel.contains { $0.migrated })

@@ -3,7 +3,7 @@ import Testing
 @testable import CoreSeed
 
 @Suite struct ModelReaderTests {
-    @Test func readsEveryVersionAndTheCurrentOne() throws {
+    @Test(.needsCorpus) func readsEveryVersionAndTheCurrentOne() throws {
         let path = TestPaths.corpus.appendingPathComponent("objcio-moody1/model/Moody.xcdatamodeld").path
         let versions = try ModelVersions.load(path: path)
         #expect(versions.versions.map(\.versionName) == ["Moody", "Moody 2", "Moody 3", "Moody 4", "Moody 5", "Moody 6"])
@@ -23,7 +23,7 @@ import Testing
         #expect(mood.attribute(named: "remoteIdentifier")?.isIndexed == true)
     }
 
-    @Test func readsFetchIndexesAndPreserveAfterDeletion() throws {
+    @Test(.needsCorpus) func readsFetchIndexesAndPreserveAfterDeletion() throws {
         let path = TestPaths.corpus.appendingPathComponent("coredataplus-samplemodel-v1/model/SampleModel.xcdatamodeld").path
         let versions = try ModelVersions.load(path: path)
         let v2 = try versions.version(named: "SampleModel2")
@@ -35,7 +35,7 @@ import Testing
         #expect(v1.entity(named: "Car")?.attribute(named: "currentDrivingSpeed")?.isTransient == true)
     }
 
-    @Test func unknownVersionNamesTheVersions() throws {
+    @Test(.needsCorpus) func unknownVersionNamesTheVersions() throws {
         let path = TestPaths.corpus.appendingPathComponent("bnr-coredatastack-testmodel/model/Sample.xcdatamodeld").path
         let versions = try ModelVersions.load(path: path)
         #expect(throws: FileError(.unreadableInput, path: path, message: "no model version 'Nope' (versions: TestModel, TestModel 2)")) {

@@ -8,7 +8,7 @@ import Testing
     }
 
     @Test func banklistHasTheSixHeaderFieldsAnd233Records() throws {
-        let reader = try CSVReader(path: TestPaths.data.appendingPathComponent("fdic-2011/banklist.csv").path)
+        let reader = try CSVReader(path: TestPaths.inputs.appendingPathComponent("fdic-2011/banklist.csv").path)
         #expect(reader.fieldNames == ["Bank Name", "City", "State", "CERT #", "Closing Date", "Updated Date"])
         let records = try reader.all()
         #expect(records.count == 233)

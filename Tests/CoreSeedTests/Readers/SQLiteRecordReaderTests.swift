@@ -3,7 +3,7 @@ import Testing
 @testable import CoreSeed
 
 @Suite struct SQLiteRecordReaderTests {
-    static let banklist = TestPaths.data.appendingPathComponent("fdic-2011/banklist.sqlite3").path
+    static let banklist = TestPaths.inputs.appendingPathComponent("fdic-2011/banklist.sqlite3").path
 
     @Test func banklistQueryKeepsIntegers() throws {
         let reader = try SQLiteRecordReader(path: Self.banklist, selection: .query("SELECT * FROM failed_banks"))
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func notADatabaseAndCorrupt() throws {
-        let csv = TestPaths.data.appendingPathComponent("fdic-2011/banklist.csv").path
+        let csv = TestPaths.inputs.appendingPathComponent("fdic-2011/banklist.csv").path
         let error = readerError { _ = try SQLiteRecordReader(path: csv, selection: .table("t")) }
         #expect(error?.diagnosticLines == ["\(csv): error: not a SQLite database (file is not a database)"])
         #expect(error?.kind == .invalid)  // exit 1

@@ -46,7 +46,7 @@ import Testing
         #expect(plist["NSStoreUUID"] == nil)
     }
 
-    @Test func readsACorpusStoreAndKeepsTheAppKey() throws {
+    @Test(.needsCorpus) func readsACorpusStoreAndKeepsTheAppKey() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try TestPaths.copyStore(TestPaths.corpus.appendingPathComponent("objcio-moody1/store.sqlite"), into: directory)
@@ -62,7 +62,7 @@ import Testing
         #expect(try StoreMetadata(propertyList: metadata.binaryPropertyList()) == metadata)
     }
 
-    @Test func metadataForAModelCarriesItsHashes() throws {
+    @Test(.needsCorpus) func metadataForAModelCarriesItsHashes() throws {
         let path = TestPaths.corpus.appendingPathComponent("contentful-persistence-test/model/Test.xcdatamodeld").path
         let model = try ModelVersions.load(path: path).current
         let metadata = StoreMetadata(model: model, frameworkVersion: 1327)

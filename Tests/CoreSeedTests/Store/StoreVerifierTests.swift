@@ -3,7 +3,7 @@ import Testing
 @testable import CoreSeed
 
 @Suite struct StoreVerifierTests {
-    @Test(arguments: CorpusStore.withXMLModel)
+    @Test(.needsCorpus, arguments: CorpusStore.withXMLModel)
     func everyCorpusStoreVerifiesAndNamesItsVersion(_ entry: CorpusStore) throws {
         let versions = try ModelVersions.load(path: entry.modelPath)
         let report = try StoreVerifier(versions: versions).verify(storeAt: entry.storeURL.path)
@@ -12,7 +12,7 @@ import Testing
         #expect(report.frameworkVersion == entry.frameworkVersion)
     }
 
-    @Test func verifyLeavesAWALStoreAndItsSidecarsUntouched() throws {
+    @Test(.needsCorpus) func verifyLeavesAWALStoreAndItsSidecarsUntouched() throws {
         let entry = try #require(CorpusStore.withXMLModel.first { $0.name == "objcio-moody1" })
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -67,7 +67,7 @@ import Testing
             .verify(storeAt: store.path)
     }
 
-    @Test func alteredSchemaIsNamed() throws {
+    @Test(.needsCorpus) func alteredSchemaIsNamed() throws {
         let report = try Self.verifyAltered("failedbankcd-beepscore") { db in
             try db.execute("DROP INDEX ZFAILEDBANKINFO_ZDETAILS_INDEX")
         }
@@ -75,14 +75,14 @@ import Testing
         #expect(report.differences == ["schema: missing CREATE INDEX ZFAILEDBANKINFO_ZDETAILS_INDEX ON ZFAILEDBANKINFO (ZDETAILS)"])
     }
 
-    @Test func alteredEntityListIsNamed() throws {
+    @Test(.needsCorpus) func alteredEntityListIsNamed() throws {
         let report = try Self.verifyAltered("bnr-coredatastack-testmodel") { db in
             try db.execute("UPDATE Z_PRIMARYKEY SET Z_NAME = 'Writer' WHERE Z_ENT = 1")
         }
         #expect(report.differences == ["Z_PRIMARYKEY: Z_ENT 1 is Writer with Z_SUPER 0, expected Author with Z_SUPER 0"])
     }
 
-    @Test func alteredHashIsNamed() throws {
+    @Test(.needsCorpus) func alteredHashIsNamed() throws {
         let report = try Self.verifyAltered("iqtodolist") { db in
             let (_, metadata) = try StoreMetadata.read(from: db)
             var changed = metadata
@@ -98,7 +98,7 @@ import Testing
 
     /// Dangling keys fail a store CoreSeed builds; in a store Core Data wrote they are warnings (§4b.9:
     /// real stores hold them). A wrong `Z_ENT` fails both.
-    @Test(arguments: [StoreVerifier.Standard.freshStore, .runTime])
+    @Test(.needsCorpus, arguments: [StoreVerifier.Standard.freshStore, .runTime])
     func danglingKeysAndBadEntityNumbersAreNamed(_ standard: StoreVerifier.Standard) throws {
         let report = try Self.verifyAltered("failedbankcd-beepscore", standard: standard) { db in
             try db.execute("UPDATE ZFAILEDBANKINFO SET ZDETAILS = 99999 WHERE Z_PK = 1; UPDATE ZFAILEDBANKDETAILS SET Z_ENT = 7 WHERE Z_PK = 2")
@@ -115,7 +115,7 @@ import Testing
 
     /// A misnamed join table (the shape of a wrong many-to-many visit) is named with the expected and the
     /// found table, never as an SQLite error.
-    @Test func misnamedJoinTableNamesExpectedAndFound() throws {
+    @Test(.needsCorpus) func misnamedJoinTableNamesExpectedAndFound() throws {
         let report = try Self.verifyAltered("ddg-bookmarks-v4") { db in
             try db.execute("ALTER TABLE Z_1FAVORITES RENAME TO Z_1FAVORITEFOLDERS")
         }
@@ -124,7 +124,7 @@ import Testing
         #expect(!report.differences.contains { $0.contains("no such") || $0.contains("SQLite") })
     }
 
-    @Test func misnamedJoinColumnIsNamed() throws {
+    @Test(.needsCorpus) func misnamedJoinColumnIsNamed() throws {
         let report = try Self.verifyAltered("carekit-samplestore2.0") { db in
             try db.execute("ALTER TABLE Z_4TASK RENAME COLUMN Z_11TASK TO Z_10TASK")
         }
@@ -132,7 +132,7 @@ import Testing
         #expect(!report.differences.contains { $0.contains("no such") })
     }
 
-    @Test func renumberedEntityIsNamed() throws {
+    @Test(.needsCorpus) func renumberedEntityIsNamed() throws {
         let report = try Self.verifyAltered("bnr-coredatastack-testmodel") { db in
             try db.execute("UPDATE Z_PRIMARYKEY SET Z_ENT = 9 WHERE Z_ENT = 2")
         }
@@ -141,7 +141,7 @@ import Testing
     }
 
     /// A store migrated in place: its history is named in notes, and it passes.
-    @Test func migratedStoreHistoryIsNoted() throws {
+    @Test(.needsCorpus) func migratedStoreHistoryIsNoted() throws {
         let entry = try #require(CorpusStore.withXMLModel.first { $0.name == "wire-store2-85-0" })
         let report = try StoreVerifier(versions: try ModelVersions.load(path: entry.modelPath)).verify(storeAt: entry.storeURL.path)
         #expect(report.differences == [])

@@ -1,7 +1,7 @@
 import Foundation
 @testable import CoreSeed
 
-/// One entry of `../shared/corpus/index.json`.
+/// One entry of the corpus's `index.json` (`Corpus`); tests that use one carry `.needsCorpus`.
 struct CorpusStore: Sendable, CustomStringConvertible {
     let name: String
     let store: String
@@ -14,7 +14,7 @@ struct CorpusStore: Sendable, CustomStringConvertible {
 
     var description: String { name }
 
-    /// Every entry of the index; empty (and the caller's test then fails on `#require`) when the corpus is absent.
+    /// Every entry of the index; empty when the corpus is absent (its tests are skipped then).
     static let all: [CorpusStore] = {
         let url = TestPaths.corpus.appendingPathComponent("index.json")
         guard let data = try? Data(contentsOf: url),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where tests find the repository, `../shared`, and scratch space.
+/// Where tests find the repository, its inputs, the corpus, and scratch space.
 enum TestPaths {
     /// The repository root, found from this file's path.
     static let repositoryRoot: URL = {
@@ -12,14 +12,11 @@ enum TestPaths {
         fatalError("Package.swift not found above \(#filePath)")
     }()
 
-    /// `../shared` beside the repository (read-only in CI), or `$CORESEED_SHARED`.
-    static let shared: URL = {
-        if let path = ProcessInfo.processInfo.environment["CORESEED_SHARED"] { return URL(fileURLWithPath: path) }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    }()
+    /// The sample inputs, the FDIC list among them (`Inputs/fdic-2011/`).
+    static let inputs = repositoryRoot.appendingPathComponent("Inputs")
 
-    static let corpus = shared.appendingPathComponent("corpus")
-    static let data = shared.appendingPathComponent("data")
+    /// The Core Data corpus outside the repository; tests that read it carry `.needsCorpus` (`Corpus`).
+    static let corpus = Corpus.url
 
     /// A fresh temporary directory, removed by the caller's `defer`.
     static func temporaryDirectory() throws -> URL {
