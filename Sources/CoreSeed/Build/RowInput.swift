@@ -14,6 +14,8 @@ protocol RowInput {
     func acceptsFast(_ fill: AttributeFill) -> Bool
     /// The one-field key in `field` when it is a canonical integer (no text made); nil otherwise.
     func integerKey(field: Int) -> Int64?
+    /// Whether `field` is blank: NULL, empty, or only spaces and tabs.
+    func isBlank(field: Int) -> Bool
 }
 
 extension RowInput {
@@ -89,6 +91,11 @@ struct RecordInput: RowInput {
 
     @inline(__always)
     func integerKey(field: Int) -> Int64? { NaturalKey.integer(full.values[field]) }
+
+    func isBlank(field: Int) -> Bool {
+        if case .null = full.values[field] { return true }
+        return AttributeFill.isBlank(full.values[field])
+    }
 }
 
 /// The current record of a reader that shows its fields in place (``FieldViewReader``).
@@ -121,6 +128,14 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
 
     @inline(__always)
     func integerKey(field: Int) -> Int64? { NaturalKey.integer(reader.fieldView(field)) }
+
+    func isBlank(field: Int) -> Bool {
+        switch reader.fieldView(field) {
+        case .null: true
+        case .text(let bytes): AttributeFill.isBlank(bytes)
+        case .integer, .real, .other: false
+        }
+    }
 }
 
 /// The fast path both inputs share: a field's value appended to a row batch when

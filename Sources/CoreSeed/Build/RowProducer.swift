@@ -64,6 +64,7 @@ struct RowProducer: Sendable {
         let unresolved: [Int32: [(link: Int, key: String)]]
         let hasUnresolved: Bool
         let slots: [BuildPlan.SlotSource]?
+        let keepsBlanks: Bool
         var ordinal = 0
         var produced = 0
         var unchanged = 0
@@ -102,7 +103,8 @@ struct RowProducer: Sendable {
                                   insert: producer.statements.insert[index], updates: producer.statements.update[index], primaryKeys: rows.primaryKeys,
                                   matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
                                   toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
-                                  hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots)
+                                  hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots,
+                                  keepsBlanks: mapping.entities[index].keepsBlanks)
                 }
                 defer {
                     for cursor in cursors {
@@ -241,6 +243,12 @@ struct RowProducer: Sendable {
             case .optimisticLock: values.append(.integer(1))
             case .null: values.append(.null)
             case .attribute(let attribute):
+                // An update that keeps stored values where the input is blank binds NULL (COALESCE keeps).
+                if parameters != nil, cursor.keepsBlanks, attribute.constant == nil,
+                   let field = attribute.fieldIndex, record.isBlank(field: field) {
+                    values.append(.null)
+                    continue
+                }
                 if record.appendFast(attribute, to: &values) { continue }
                 let full = try record.record()
                 do {

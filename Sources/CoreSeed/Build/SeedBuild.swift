@@ -225,8 +225,14 @@ public enum SeedBuild {
             guard fed else { parameters.append(nil); continue }
             let number = Int32(assignments.count + 1)
             parameters.append(number)
-            assignments.append("\(column) = ?\(number)")
-            changes.append("\(column) IS NOT ?\(number)")
+            if entity.keepsBlanks {
+                // A blank field arrives as NULL and leaves the stored value (onBlank: keep).
+                assignments.append("\(column) = COALESCE(?\(number), \(column))")
+                changes.append("(?\(number) IS NOT NULL AND \(column) IS NOT ?\(number))")
+            } else {
+                assignments.append("\(column) = ?\(number)")
+                changes.append("\(column) IS NOT ?\(number)")
+            }
         }
         guard !assignments.isEmpty else { return nil }
         let key = assignments.count + 1

@@ -143,7 +143,8 @@ private struct PlanResolver {
         return EntityPlan(name: name, number: info.number, rootName: info.rootName, table: table, sources: sources,
                           duplicatePolicy: entitySpec.onDuplicateKey,
                           keyFieldName: keyNames.isEmpty ? nil : keyNames.joined(separator: "+"),
-                          toOneSlots: toOneSlots, fieldLinks: fieldLinks)
+                          toOneSlots: toOneSlots, fieldLinks: fieldLinks,
+                          keepsBlanks: (entitySpec.onBlank ?? spec.onBlank ?? .keep) == .keep)
     }
 
     /// The key fields: the spec's `key`, else the field of the attribute that MagicalRecord's
@@ -248,7 +249,8 @@ private struct PlanResolver {
                                          separator: nil, onUnresolved: relationshipSpec.onUnresolved)
                     plans[index] = EntityPlan(name: plan.name, number: plan.number, rootName: plan.rootName, table: plan.table,
                                               sources: sources, duplicatePolicy: plan.duplicatePolicy, keyFieldName: plan.keyFieldName,
-                                              toOneSlots: plan.toOneSlots, fieldLinks: plan.fieldLinks + [link])
+                                              toOneSlots: plan.toOneSlots, fieldLinks: plan.fieldLinks + [link],
+                                              keepsBlanks: plan.keepsBlanks)
                 }
             }
         }

@@ -93,6 +93,8 @@ struct EntityPlan: Sendable {
     let toOneSlots: [String]
     /// Relationships fed from this entity's own records.
     let fieldLinks: [FieldLink]
+    /// Upserts: a blank field leaves the stored value as it is (`onBlank: keep`) instead of clearing it.
+    let keepsBlanks: Bool
 
     var hasKey: Bool { keyFieldName != nil }
 }

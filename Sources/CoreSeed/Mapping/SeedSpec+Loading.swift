@@ -14,10 +14,11 @@ extension SeedSpec {
         var seedVersion: String?
         var sources: [String: SourceSpec]
         var entities: [String: EntitySpec]?
+        var onBlank: SeedSpec.BlankPolicy?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case model, modelVersion, configuration, output, mode, frameworkVersion, timeZone, pivot
-            case storeUUID, seedVersion, sources, entities
+            case storeUUID, seedVersion, sources, entities, onBlank
         }
 
         init(from decoder: any Decoder) throws {
@@ -35,6 +36,7 @@ extension SeedSpec {
             seedVersion = try c.decodeIfPresent(String.self, forKey: .seedVersion)
             sources = try c.decode([String: SourceSpec].self, forKey: .sources)
             entities = try c.decodeIfPresent([String: EntitySpec].self, forKey: .entities)
+            onBlank = try c.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
         }
     }
 
@@ -64,7 +66,7 @@ extension SeedSpec {
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: document.storeUUID,
             seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
-            path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
+            onBlank: document.onBlank, path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -23,6 +23,14 @@ public struct SeedSpec: Sendable {
         case error, skip
     }
 
+    /// What a blank field (empty, only spaces, or NULL) does to a row already in the store (upsert).
+    public enum BlankPolicy: String, Sendable, Decodable {
+        /// The stored value stays (the default): a sparse change file changes only what it names.
+        case keep
+        /// The stored value is cleared, as a new row would get it.
+        case null
+    }
+
     public var model: String
     public var modelVersion: String?
     public var configuration: String?
@@ -40,6 +48,8 @@ public struct SeedSpec: Sendable {
     public var seedVersion: String?
     public var sources: [String: SourceSpec]
     public var entities: [String: EntitySpec]
+    /// The default of every entity's `onBlank` (upserts): `keep` unless said.
+    public var onBlank: BlankPolicy? = nil
     /// The spec file as the user named it.
     public var path: String
     /// The folder relative paths are resolved against: the spec file's folder, as the user named it
@@ -75,9 +85,11 @@ public struct EntitySpec: Sendable, Decodable {
     public var attributes: [String: AttributeSpec]
     public var relationships: [String: RelationshipSpec]
     public var onDuplicateKey: SeedSpec.DuplicatePolicy
+    /// What blank fields do to this entity's rows already in the store (upserts); the spec's `onBlank` if nil.
+    public var onBlank: SeedSpec.BlankPolicy?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case from, key, attributes, relationships, onDuplicateKey
+        case from, key, attributes, relationships, onDuplicateKey, onBlank
     }
 
     public init(from decoder: any Decoder) throws {
@@ -88,6 +100,7 @@ public struct EntitySpec: Sendable, Decodable {
         attributes = try container.decodeIfPresent([String: AttributeSpec].self, forKey: .attributes) ?? [:]
         relationships = try container.decodeIfPresent([String: RelationshipSpec].self, forKey: .relationships) ?? [:]
         onDuplicateKey = try container.decodeIfPresent(SeedSpec.DuplicatePolicy.self, forKey: .onDuplicateKey) ?? .error
+        onBlank = try container.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
     }
 }
 

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// A blank cell in an upsert's change file leaves the stored value (`onBlank: keep`, the default);
+/// `onBlank: null` clears it (issue 14: blank latitude, longitude and country wiped stored values).
+@Suite struct UpsertBlankTests {
+    static func prepare(onBlank: String? = nil) throws -> Scratch {
+        let scratch = try Scratch()
+        try scratch.writeModel("Moods", """
+            <entity name="Country">
+              <attribute name="code" attributeType="String"/>
+              <relationship name="moods" optional="YES" toMany="YES" destinationEntity="Mood" inverseName="country" inverseEntity="Mood"/>
+            </entity>
+            <entity name="Mood">
+              <attribute name="id" attributeType="Integer 64"/>
+              <attribute name="latitude" optional="YES" attributeType="Double"/>
+              <attribute name="note" optional="YES" attributeType="String"/>
+              <relationship name="country" optional="YES" maxCount="1" destinationEntity="Country" inverseName="moods" inverseEntity="Country"/>
+            </entity>
+            """)
+        try scratch.write("countries.csv", "code\nAU\nNZ\n")
+        try scratch.write("moods.csv", "id,latitude,note,country\n1,-26.0,calm,AU\n2,-41.3,busy,NZ\n3,-33.9,sunny,AU\n")
+        let policy = onBlank.map { ", \"onBlank\": \"\($0)\"" } ?? ""
+        try scratch.write("spec.json", """
+            { "model": "Moods.xcdatamodeld", "output": "Moods.sqlite",
+              "sources": { "countries": { "csv": "countries.csv" }, "moods": { "csv": "moods.csv" } },
+              "entities": { "Country": { "from": "countries", "key": "code" },
+                            "Mood": { "from": "moods", "key": "id", "relationships": { "country": { "key": "country" } }\(policy) } } }
+            """)
+        let build = try scratch.run(["build", "spec.json", "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        // The change file: mood 1 only gets a new note, mood 2 is named with every other cell blank.
+        try scratch.write("moods.csv", "id,latitude,note,country\n1,,happy,\n2,,,\n")
+        return scratch
+    }
+
+    @Test func blankCellsKeepStoredValues() throws {
+        let scratch = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json", "--into", "Moods.sqlite", "--mode", "upsert"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("Moods.sqlite", "SELECT ZID, Z_OPT, ZLATITUDE, ZNOTE, ZCOUNTRY FROM ZMOOD ORDER BY ZID") == [
+            ["1", "2", "-26.0", "happy", "1"],
+            ["2", "1", "-41.3", "busy", "2"],
+            ["3", "1", "-33.9", "sunny", "1"],
+        ])
+    }
+
+    @Test func onBlankNullClearsThem() throws {
+        let scratch = try Self.prepare(onBlank: "null")
+        let result = try scratch.run(["build", "spec.json", "--into", "Moods.sqlite", "--mode", "upsert"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("Moods.sqlite", "SELECT ZID, Z_OPT, ZLATITUDE, ZNOTE FROM ZMOOD WHERE ZID < 3 ORDER BY ZID") == [
+            ["1", "2", "NULL", "happy"],
+            ["2", "2", "NULL", ""],
+        ])
+    }
+}
