@@ -107,3 +107,49 @@ import CoreSeed
         #expect(schema.stdout == "")
     }
 }
+
+/// Uniqueness constraints are checked by CoreSeed before the rows reach SQLite: a repeat names both
+/// records and the constraint, and `--max-errors` leaves the later record out (issue 13: a raw SQLite
+/// error about a temporary file, with no location).
+@Suite struct UniquenessConstraintTests {
+    static func prepare() throws -> Scratch {
+        let scratch = try Scratch()
+        try scratch.writeModel("People", """
+            <entity name="Person">
+              <attribute name="id" attributeType="Integer 64"/>
+              <attribute name="firstName" attributeType="String"/>
+              <attribute name="lastName" attributeType="String"/>
+              <uniquenessConstraints><uniquenessConstraint><constraint value="firstName"/><constraint value="lastName"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            """)
+        try scratch.write("people.csv", "id,first,last\n1,Ada,Lovelace\n2,Ada,Byron\n3,Ada,Lovelace\n4,Grace,Hopper\n")
+        try scratch.write("spec.json", """
+            { "model": "People.xcdatamodeld", "output": "People.sqlite", "sources": { "people": { "csv": "people.csv" } },
+              "entities": { "Person": { "from": "people", "key": "id", "attributes": { "firstName": "first", "lastName": "last" } } } }
+            """)
+        return scratch
+    }
+
+    static let message = "breaks the uniqueness constraint (firstName, lastName) of Person: the record at people.csv:2:1 has the same (Person.firstName, lastName)"
+
+    @Test func aRepeatFailsTheBuildNamingBothRecords() throws {
+        let scratch = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "people.csv:4:1: error: 'first+last' value \"Ada / Lovelace\" \(Self.message)\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("People.sqlite")))
+    }
+
+    @Test func withMaxErrorsTheLaterRecordIsLeftOutAndReported() throws {
+        let scratch = try Self.prepare()
+        let result = try scratch.run(["build", "spec.json", "--max-errors", "1", "--report", "report.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("people.csv:4:1: warning: rejected: 'first+last' value \"Ada / Lovelace\" \(Self.message)\n"))
+        #expect(try scratch.query("People.sqlite", "SELECT ZID FROM ZPERSON ORDER BY Z_PK") == [["1"], ["2"], ["4"]])
+        let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
+        #expect(report.contains("\"location\": \"people.csv:4:1\""))
+        #expect(report.contains(Self.message.replacingOccurrences(of: "\"", with: "\\\"")))
+        let verify = try scratch.run(["verify", "People.sqlite", "--model", "People.xcdatamodeld"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+    }
+}

@@ -15,6 +15,8 @@ struct KeyPass {
     var orderCounters: [String: [Int64: Int64]] = [:]
     /// Per hierarchy root: the highest `Z_PK` issued.
     var maxPrimaryKeys: [String: Int64] = [:]
+    /// Uniqueness constraints' values seen so far (when values are checked here).
+    var uniqueness = UniquenessIndex()
     private var candidateCache: [String: [Int]] = [:]
 
     var mapping: SeedPlan { plan.mapping }
@@ -93,7 +95,7 @@ struct KeyPass {
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
             for (slot, index) in group.entities.enumerated() {
                 try pass.readKeys(&input, entityIndex: index, source: pass.mapping.entities[index].sources[sourceIndex],
-                                  validate: validate, state: &locals[slot])
+                                  sourceIndex: sourceIndex, validate: validate, state: &locals[slot])
             }
             read += 1
             if read & 0xFFFF == 0 { progress?("\(sourceName): \(read) records read") }
@@ -104,7 +106,7 @@ struct KeyPass {
     /// The key pass for one record of one entity.
     @inline(__always)
     fileprivate mutating func readKeys<Input: RowInput>(_ input: inout Input, entityIndex index: Int, source: SourcePlan,
-                                                        validate: Bool, state: inout EntityState) throws {
+                                                        sourceIndex: Int, validate: Bool, state: inout EntityState) throws {
         let entity = mapping.entities[index]
         let ordinal = state.count
         state.count += 1
@@ -124,6 +126,10 @@ struct KeyPass {
         }
         if entity.hasKey && keep {
             keep = try indexKey(&input, ordinal: ordinal, source: source, entity: entity, state: &state)
+        }
+        if validate && keep && !entity.uniqueness.isEmpty {
+            keep = try uniqueness.admit(try input.record(), entityIndex: index, sourceIndex: sourceIndex, ordinal: ordinal,
+                                        plan: plan, rejections: &rejections)
         }
         if keep, let existing {
             let key = existing.storedKey(try input.record(), source: source, reader: existing.keyReaders[index])

@@ -65,6 +65,8 @@ struct RowProducer: Sendable {
         let hasUnresolved: Bool
         let slots: [BuildPlan.SlotSource]?
         let keepsBlanks: Bool
+        /// The row pass checks uniqueness constraints (the key pass did not check values).
+        let checksUniqueness: Bool
         var ordinal = 0
         var produced = 0
         var unchanged = 0
@@ -88,6 +90,7 @@ struct RowProducer: Sendable {
         private var singleKeyFields: [Int] = []
         private var sourceIndex = 0
         private var batch = RowBatch(capacity: RowProducer.batchRows)
+        private var uniqueness = UniquenessIndex()
 
         init(producer: RowProducer, send: @escaping (RowBatch) -> Bool) {
             self.producer = producer
@@ -104,7 +107,8 @@ struct RowProducer: Sendable {
                                   matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
                                   toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
                                   hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots,
-                                  keepsBlanks: mapping.entities[index].keepsBlanks)
+                                  keepsBlanks: mapping.entities[index].keepsBlanks,
+                                  checksUniqueness: !mapping.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun))
                 }
                 defer {
                     for cursor in cursors {
@@ -147,8 +151,17 @@ struct RowProducer: Sendable {
                                                        sourceIndex: sourceIndex, index: index, rejections: &producer.rejections)
                     }
                 }
-                try RowProducer.produceRow(&input, plan: producer.plan, sourceIndex: sourceIndex, cursor: &cursors[slot], batch: &batch,
-                                           rejections: &producer.rejections)
+                if cursors[slot].checksUniqueness {
+                let cursor = cursors[slot]
+                let isNew = cursor.matched.isEmpty || cursor.matched[cursor.ordinal] == 0
+                let numbered = cursor.slots != nil || cursor.primaryKeys[cursor.ordinal] != 0
+                if isNew && numbered {
+                    _ = try uniqueness.admit(try input.record(), entityIndex: cursor.entityIndex, sourceIndex: sourceIndex,
+                                             ordinal: cursor.ordinal, plan: producer.plan, rejections: &producer.rejections)
+                }
+            }
+            try RowProducer.produceRow(&input, plan: producer.plan, sourceIndex: sourceIndex, cursor: &cursors[slot], batch: &batch,
+                                       rejections: &producer.rejections)
             }
             if batch.rows.count >= RowProducer.batchRows {
                 guard send(batch) else { return false }

@@ -23,6 +23,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case unresolvedKey
         /// `repeats a <expected> key first seen at <location>`.
         case duplicateKey(firstSeen: String)
+        /// A uniqueness constraint's values already used by an earlier record.
+        case notUnique(constraint: String, firstSeen: String)
         /// `leaves the non-optional <expected> attribute empty`.
         case required
     }
@@ -47,6 +49,11 @@ public struct CoercionFailure: Error, Sendable, Equatable {
     /// A key already used by an earlier record of `entity`.
     static func duplicateKey(_ key: String, entity: String, firstSeen: String) -> CoercionFailure {
         CoercionFailure(.duplicateKey(firstSeen: firstSeen), expected: entity, seen: .text(key))
+    }
+
+    /// Values of the uniqueness constraint `constraint` of `entity` that an earlier record already has.
+    static func notUnique(_ values: String, entity: String, constraint: String, firstSeen: String) -> CoercionFailure {
+        CoercionFailure(.notUnique(constraint: constraint, firstSeen: firstSeen), expected: entity, seen: .text(values))
     }
 
     /// No value for a non-optional attribute of type `type`.
@@ -86,6 +93,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) repeats \(CoercionFailure.article(expected)) \(expected) key first seen at \(firstSeen)"
         case .required:
             return "\(subject) leaves the non-optional \(expected) attribute empty"
+        case .notUnique(let constraint, let firstSeen):
+            return "\(subject) breaks the uniqueness constraint (\(constraint)) of \(expected): the record at \(firstSeen) has the same"
         }
     }
 

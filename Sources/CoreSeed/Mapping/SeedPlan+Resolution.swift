@@ -140,11 +140,29 @@ private struct PlanResolver {
                                       keyFields: keyFields, linkFields: linkFields))
         }
         let keyNames = try keyFieldNames(entity: entity, spec: entitySpec, names: sources[0].fieldNames, context: context)
+        // Every uniqueness constraint of the table (declared on any entity of the hierarchy) whose
+        // attributes this entity's rows have: SQLite's unique index would reject a repeat.
+        var uniqueness: [UniquenessCheck] = []
+        if layout.framework.hasUniquenessConstraints {
+            for owner in graph.hierarchy(of: info.rootName) {
+                for names in owner.uniquenessConstraints where !names.isEmpty {
+                    let perSource = sources.map { source in
+                        names.compactMap { attribute -> AttributeFill? in
+                            for case .attribute(let fill) in source.fills where fill.attribute.name == attribute { return fill }
+                            return nil
+                        }
+                    }
+                    guard perSource.allSatisfy({ $0.count == names.count }) else { continue }
+                    uniqueness.append(UniquenessCheck(scope: "\(table.name):\(owner.name):\(names.joined(separator: ","))",
+                                                      constraint: names.joined(separator: ", "), fills: perSource))
+                }
+            }
+        }
         return EntityPlan(name: name, number: info.number, rootName: info.rootName, table: table, sources: sources,
                           duplicatePolicy: entitySpec.onDuplicateKey,
                           keyFieldName: keyNames.isEmpty ? nil : keyNames.joined(separator: "+"),
                           toOneSlots: toOneSlots, fieldLinks: fieldLinks,
-                          keepsBlanks: (entitySpec.onBlank ?? spec.onBlank ?? .keep) == .keep)
+                          keepsBlanks: (entitySpec.onBlank ?? spec.onBlank ?? .keep) == .keep, uniqueness: uniqueness)
     }
 
     /// The key fields: the spec's `key`, else the field of the attribute that MagicalRecord's
@@ -250,7 +268,7 @@ private struct PlanResolver {
                     plans[index] = EntityPlan(name: plan.name, number: plan.number, rootName: plan.rootName, table: plan.table,
                                               sources: sources, duplicatePolicy: plan.duplicatePolicy, keyFieldName: plan.keyFieldName,
                                               toOneSlots: plan.toOneSlots, fieldLinks: plan.fieldLinks + [link],
-                                              keepsBlanks: plan.keepsBlanks)
+                                              keepsBlanks: plan.keepsBlanks, uniqueness: plan.uniqueness)
                 }
             }
         }

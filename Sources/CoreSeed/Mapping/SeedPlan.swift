@@ -95,6 +95,8 @@ struct EntityPlan: Sendable {
     let fieldLinks: [FieldLink]
     /// Upserts: a blank field leaves the stored value as it is (`onBlank: keep`) instead of clearing it.
     let keepsBlanks: Bool
+    /// The uniqueness constraints this entity's rows must keep, checked before SQLite sees them.
+    let uniqueness: [UniquenessCheck]
 
     var hasKey: Bool { keyFieldName != nil }
 }
@@ -110,4 +112,34 @@ struct SeedPlan: Sendable {
     let joinLinks: [JoinLink]
 
     func entity(_ name: String) -> EntityPlan? { entities.first { $0.name == name } }
+}
+
+/// One uniqueness constraint as the build checks it: CoreSeed finds a repeat before SQLite's unique
+/// index would, so the error names both records and `--max-errors` can leave the later one out.
+struct UniquenessCheck: Sendable {
+    /// Entities of one table that share the constraint share one set of seen values (`table:entity:attributes`).
+    let scope: String
+    /// The constraint's attributes, as messages name it.
+    let constraint: String
+    /// Per source of the entity: the fill of each attribute, in the constraint's order.
+    let fills: [[AttributeFill]]
+
+    /// The canonical key of a record's values for the constraint, or nil when one is NULL (SQLite's
+    /// unique indexes let NULLs repeat). Integers and integral reals compare equal, as in SQLite.
+    func key(_ record: Record, source: Int) throws(CoercionFailure) -> (key: String, display: String)? {
+        var parts: [String] = [], shown: [String] = []
+        for fill in fills[source] {
+            let value = try fill.value(record)
+            switch value {
+            case .null: return nil
+            case .integer(let number): parts.append("i\(number)"); shown.append(String(number))
+            case .real(let number):
+                if number == number.rounded(), abs(number) < 9e15 { parts.append("i\(Int64(number))") } else { parts.append("r\(number)") }
+                shown.append(String(number))
+            case .text(let text): parts.append("t" + text); shown.append(text)
+            case .blob(let bytes): parts.append("b" + bytes.map { String($0, radix: 16) }.joined(separator: ".")); shown.append("<\(bytes.count) bytes>")
+            }
+        }
+        return (parts.joined(separator: "\u{1F}"), shown.joined(separator: " / "))
+    }
 }
