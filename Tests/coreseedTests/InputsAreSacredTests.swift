@@ -45,3 +45,33 @@ import Testing
         #expect(try String(contentsOfFile: scratch.path("books.csv"), encoding: .utf8) == "isbn,title\n1,Alpha\n")
     }
 }
+
+/// Suspect spec values are refused with the key and how to fix it (issue 16: `frameworkVersion: -5`
+/// and a non-UUID `storeUUID` were written into the store).
+@Suite struct SuspectSpecValueTests {
+    @Test(arguments: [
+        (#""frameworkVersion": -5"#, "spec.json: error: at frameworkVersion: -5 is not a Core Data framework version (NSPersistenceFrameworkVersion, 241 to 1344 in real stores); leave it out for the newest\n"),
+        (#""storeUUID": "not-a-uuid""#, "spec.json: error: at storeUUID: \"not-a-uuid\" is not a UUID (8-4-4-4-12 hexadecimal digits, as Core Data writes Z_UUID); leave it out to derive one from the inputs\n"),
+    ])
+    func aSuspectValueIsRefused(_ entry: String, _ message: String) throws {
+        let scratch = try InputsAreSacredTests.prepare()
+        try scratch.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite", \(entry),
+              "sources": { "books": { "csv": "books.csv" } }, "entities": { "Book": { "from": "books", "key": "isbn" } } }
+            """)
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr == message)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Library.sqlite")))
+    }
+
+    @Test func aLowerCaseStoreUUIDIsWrittenAsCoreDataWritesIt() throws {
+        let scratch = try InputsAreSacredTests.prepare()
+        try scratch.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite", "storeUUID": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+              "sources": { "books": { "csv": "books.csv" } }, "entities": { "Book": { "from": "books", "key": "isbn" } } }
+            """)
+        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
+        #expect(try scratch.query("Library.sqlite", "SELECT Z_UUID FROM Z_METADATA") == [["0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"]])
+    }
+}

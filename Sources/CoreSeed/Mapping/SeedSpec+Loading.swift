@@ -60,11 +60,21 @@ extension SeedSpec {
         } catch {
             throw FileError(path: path, message: "not valid JSON: \(error.localizedDescription)")
         }
+        if let version = document.frameworkVersion, !(1...100_000).contains(version) {
+            throw FileError(path: path, message: "at frameworkVersion: \(version) is not a Core Data framework version (NSPersistenceFrameworkVersion, 241 to \(FrameworkVersion.newest) in real stores); leave it out for the newest")
+        }
+        var storeUUID = document.storeUUID
+        if let text = storeUUID {
+            guard let uuid = UUID(uuidString: text) else {
+                throw FileError(path: path, message: "at storeUUID: \"\(text)\" is not a UUID (8-4-4-4-12 hexadecimal digits, as Core Data writes Z_UUID); leave it out to derive one from the inputs")
+            }
+            storeUUID = uuid.uuidString  // upper case, as Core Data writes it
+        }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
         return SeedSpec(
             model: document.model, modelVersion: document.modelVersion, configuration: document.configuration,
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
-            timeZone: document.timeZone, pivot: document.pivot, storeUUID: document.storeUUID,
+            timeZone: document.timeZone, pivot: document.pivot, storeUUID: storeUUID,
             seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
             onBlank: document.onBlank, path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
     }
