@@ -75,3 +75,25 @@ import Testing
         #expect(try scratch.query("Library.sqlite", "SELECT Z_UUID FROM Z_METADATA") == [["0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"]])
     }
 }
+
+/// Spec mistakes said where they are and how to fix them (issue 14): syntax errors with line and
+/// column, duplicate keys, "did you mean", a relationship mapped under `attributes`.
+@Suite struct SpecDiagnosticTests {
+    @Test(arguments: [
+        ("{\n  \"model\": \"Library.xcdatamodeld\",\n  \"sources\": { \"books\": { \"csv\": \"books.csv\" } ,, }\n}\n",
+         "spec.json:3:49: error: expected a key in quotes, found ','\n"),
+        ("{\n  \"model\": \"Library.xcdatamodeld\", \"model\": \"x\",\n  \"sources\": {}\n}\n",
+         "spec.json:2:36: error: key 'model' is given twice in one object (first at line 2, column 3); keep one\n"),
+        ("{ \"model\": \"Library.xcdatamodeld\", \"sources\": { \"books\": { \"csv\": \"books.csv\" } }, \"entities\": { \"Boook\": { \"from\": \"books\" } } }",
+         "spec.json: error: entities.Boook: the model has no entity 'Boook' (did you mean 'Book'?)\n"),
+        ("{ \"model\": \"Library.xcdatamodeld\", \"sources\": { \"books\": { \"csv\": \"books.csv\" } }, \"entities\": { \"Book\": { \"from\": \"books\", \"attributes\": { \"titel\": \"title\" } } } }",
+         "spec.json: error: entities.Book.attributes: 'Book' has no stored attribute 'titel' (did you mean 'title'?)\n"),
+    ])
+    func aMistakeIsLocatedAndExplained(_ spec: String, _ message: String) throws {
+        let scratch = try InputsAreSacredTests.prepare()
+        try scratch.write("spec.json", spec)
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr == message)
+    }
+}

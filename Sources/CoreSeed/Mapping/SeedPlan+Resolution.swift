@@ -43,7 +43,7 @@ private struct PlanResolver {
     /// The field names of source `name`, read from its header, columns or field list.
     mutating func fieldNames(of name: String, for context: String) throws -> (SourceSpec, [String]) {
         guard let source = spec.sources[name] else {
-            throw fail("\(context): no source '\(name)' (sources: \(spec.sources.keys.sorted().joined(separator: ", ")))")
+            throw fail("\(context): no source '\(name)'\(Suggestion.hint(for: name, in: Array(spec.sources.keys))) (sources: \(spec.sources.keys.sorted().joined(separator: ", ")))")
         }
         if let cached = fieldNameCache[name] { return (source, cached) }
         let names = try source.openReader(relativeTo: spec.directory).fieldNames
@@ -53,7 +53,7 @@ private struct PlanResolver {
 
     func fieldIndex(_ field: String, in names: [String], source: String, context: String) throws -> Int {
         guard let index = names.firstIndex(of: field) else {
-            throw fail("\(context): source '\(source)' has no field '\(field)' (fields: \(names.joined(separator: ", ")))")
+            throw fail("\(context): source '\(source)' has no field '\(field)'\(Suggestion.hint(for: field, in: names)) (fields: \(names.joined(separator: ", ")))")
         }
         return index
     }
@@ -62,7 +62,7 @@ private struct PlanResolver {
         let context = "entities.\(name)"
         guard let entitySpec = spec.entities[name] else { preconditionFailure("entity \(name) not in spec") }
         guard let info = layout.entity(named: name), let entity = model.entity(named: name) else {
-            throw fail("\(context): the model has no entity '\(name)'")
+            throw fail("\(context): the model has no entity '\(name)'\(Suggestion.hint(for: name, in: model.entities.map(\.name)))")
         }
         guard info.isInConfiguration, let table = layout.table(forEntity: name) else {
             throw fail("\(context): entity '\(name)' is not in configuration '\(spec.configuration ?? "")'")
@@ -74,7 +74,12 @@ private struct PlanResolver {
         // Every attribute and relationship the spec names must exist in the entity's lineage.
         for attribute in entitySpec.attributes.keys.sorted() {
             guard let found = graph.lineage(name).lazy.compactMap({ $0.attribute(named: attribute) }).first, !found.isTransient else {
-                throw fail("\(context).attributes: '\(name)' has no stored attribute '\(attribute)'")
+                let lineageEntities = graph.lineage(name)
+                if lineageEntities.contains(where: { $0.relationship(named: attribute) != nil }) {
+                    throw fail("\(context).attributes: '\(attribute)' is a relationship of '\(name)', not an attribute; map it under \"relationships\" with its \"key\"")
+                }
+                let known = lineageEntities.flatMap { $0.attributes.filter { !$0.isTransient }.map(\.name) }
+                throw fail("\(context).attributes: '\(name)' has no stored attribute '\(attribute)'\(Suggestion.hint(for: attribute, in: known))")
             }
         }
         var toOneSlots: [String] = []
@@ -86,7 +91,8 @@ private struct PlanResolver {
             let relationshipSpec = entitySpec.relationships[relationshipName]!
             let linkContext = "\(context).relationships.\(relationshipName)"
             guard let (_, relationship) = graph.relationship(relationshipName, from: name), !relationship.isTransient else {
-                throw fail("\(linkContext): '\(name)' has no relationship '\(relationshipName)'")
+                let known = graph.lineage(name).flatMap { $0.relationships.filter { !$0.isTransient }.map(\.name) }
+                throw fail("\(linkContext): '\(name)' has no relationship '\(relationshipName)'\(Suggestion.hint(for: relationshipName, in: known))")
             }
             if relationship.isToMany, relationship.isOrdered, relationship.inverseName == relationship.name,
                relationship.destinationEntity == name || graph.lineage(name).contains(where: { $0.name == relationship.destinationEntity }) {

@@ -50,6 +50,11 @@ extension SeedSpec {
 
     /// Decodes spec JSON; `path` names the file in errors and anchors relative paths.
     public static func decode(_ data: Data, path: String) throws(FileError) -> SeedSpec {
+        do {
+            try SpecSyntax.check([UInt8](data))
+        } catch {
+            throw FileError(path: path, line: error.line, column: error.column, message: error.message)
+        }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         let document: Document

@@ -221,7 +221,7 @@ enum SpecKeys {
         for key in container.allKeys where !allowed.contains(key.stringValue) {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container,
-                debugDescription: "unknown key '\(key.stringValue)' in \(what) (known: \(allowed.joined(separator: ", ")))")
+                debugDescription: "unknown key '\(key.stringValue)' in \(what)\(Suggestion.hint(for: key.stringValue, in: allowed)) (known: \(allowed.joined(separator: ", ")))")
         }
     }
 }

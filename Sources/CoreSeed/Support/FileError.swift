@@ -8,17 +8,22 @@ public struct FileError: Error, Sendable, Equatable, Diagnosable {
     public let path: String?
     /// 1-based line in `path`, when known.
     public let line: Int?
+    /// 1-based column of `line`, when known.
+    public let column: Int?
     public let message: String
 
-    public init(_ kind: FailureKind = .invalid, path: String? = nil, line: Int? = nil, message: String) {
+    public init(_ kind: FailureKind = .invalid, path: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
         self.kind = kind
         self.path = path
         self.line = line
+        self.column = line == nil ? nil : column
         self.message = message
     }
 
-    /// `path[:line]`, as the diagnostic's location.
-    public var location: String? { path.map { $0 + (line.map { ":\($0)" } ?? "") } }
+    /// `path[:line[:column]]`, as the diagnostic's location.
+    public var location: String? {
+        path.map { $0 + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? "") }
+    }
 
     public var diagnostics: [Diagnostic] { [Diagnostic(.error, at: location, message)] }
 }
