@@ -97,3 +97,20 @@ import Testing
         #expect(result.stderr == message)
     }
 }
+
+/// A model file whose bytes are not UTF-8 is an error naming its line; Foundation's XML parser
+/// trapped on such a name (found by the model fuzz target).
+@Suite struct MalformedModelTests {
+    @Test func invalidUTF8InAModelIsAnErrorNotACrash() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Broken", "<entity name=\"Book\">\n<attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/>\n</entity>")
+        let contents = scratch.url.appendingPathComponent("Broken.xcdatamodeld/Broken.xcdatamodel/contents")
+        var bytes = [UInt8](try Data(contentsOf: contents))
+        let at = try #require(bytes.firstIndex(of: UInt8(ascii: "Y")))  // inside optional="YES" on line 4
+        bytes.replaceSubrange(at..<at + 1, with: [0xFD, 0xFD, 0xFD])
+        try Data(bytes).write(to: contents)
+        let result = try scratch.run(["hashes", "Broken.xcdatamodeld"])
+        #expect(result.status == 66)
+        #expect(result.stderr.hasSuffix("Broken.xcdatamodeld/Broken.xcdatamodel/contents:4: error: not a valid model file: the text is not valid UTF-8 (Xcode writes models in UTF-8)\n"))
+    }
+}

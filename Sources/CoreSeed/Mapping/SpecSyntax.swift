@@ -30,6 +30,9 @@ struct SpecSyntax {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
     private var column: Int { index - lineStart + 1 }
 
     private func problem(_ message: String, line: Int? = nil, column: Int? = nil) -> Problem {
@@ -91,7 +94,7 @@ struct SpecSyntax {
     }
 
     private func isWordByte(_ byte: UInt8) -> Bool {
-        ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+        SpecSyntax.isLetter(byte) || SpecSyntax.isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 
@@ -108,7 +111,7 @@ struct SpecSyntax {
                 key = try string()
             } else {
                 let start = index
-                while index < bytes.count, ASCII.isLetter(bytes[index]) || ASCII.isDigit(bytes[index])
+                while index < bytes.count, SpecSyntax.isLetter(bytes[index]) || SpecSyntax.isDigit(bytes[index])
                         || bytes[index] == UInt8(ascii: "_") || bytes[index] == UInt8(ascii: "$") { advance() }
                 guard index > start else { throw problem("expected a key in quotes, found \(describe())") }
                 key = String(decoding: bytes[start..<index], as: UTF8.self)

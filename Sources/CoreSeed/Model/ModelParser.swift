@@ -16,6 +16,12 @@ enum ModelParser {
     }
 
     static func parse(data: Data, path: String, versionName: String) throws(FileError) -> Model {
+        // Foundation's XMLParser traps on a name that is not valid UTF-8 (found by fuzzing): check the
+        // bytes first. Xcode writes models in UTF-8; a UTF-16 file (with its BOM) is left to the parser.
+        if !(data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])), let line = firstInvalidUTF8Line(data) {
+            throw FileError(.unreadableInput, path: path, line: line,
+                            message: "not a valid model file: the text is not valid UTF-8 (Xcode writes models in UTF-8)")
+        }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -32,6 +38,20 @@ enum ModelParser {
         }
         try ModelValidator.validate(model)
         return model
+    }
+}
+
+/// The 1-based line of the first byte sequence that is not valid UTF-8, or nil when all of it is.
+private func firstInvalidUTF8Line(_ data: Data) -> Int? {
+    var line = 1
+    var iterator = data.makeIterator()
+    var decoder = UTF8()
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
+        case .emptyInput: return nil
+        case .error: return line
+        }
     }
 }
 
