@@ -41,11 +41,11 @@ enum CommandLineTool {
         }
         let rest = Array(words.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            Terminal.out(command.usage)
+            Terminal.out(command.help)
             return .success
         }
         do {
-            return try command.run(rest)
+            return try command.run(try Arguments(rest, for: command))
         } catch let error as Arguments.UsageError {
             Terminal.error("error: \(error.message)")
             Terminal.error(command.usage)
