@@ -13,12 +13,12 @@ enum InspectCommand: Command {
         page size, auto_vacuum, each sidecar file ('sidecar: NAME (N bytes)' or 'sidecars: none'),
         every metadata key ('metadata KEY: VALUE', values as JSON; one line per version hash), then
         'entity Z_ENT NAME super Z_SUPER max Z_MAX rows N' per Z_PRIMARYKEY row (N counts rows of exactly
-        that entity). The store is read from a private copy: it and its -wal/-shm are never opened or
-        changed.
+        that entity), and last 'coreseed: VERSION', the version of coreseed that read it. The store is
+        read from a private copy: it and its -wal/-shm are never opened or changed.
 
         --json prints {"store", "uuid", "journalMode", "pageSize", "autoVacuum",
         "sidecars": [{"name", "size"}], "metadata": {…}, "entities": [{"number", "name", "super", "max",
-        "rows"}]}.
+        "rows"}], "coreseed": "VERSION"}.
         """
     static let examples = ["coreseed inspect Outputs/Carriers.sqlite"]
 
