@@ -45,20 +45,30 @@ enum CommandLineTool {
     /// `coreseed --version`: one line.
     static var versionLine: String { "coreseed \(CoreSeedInfo.version)" }
 
+    /// Runs the command `words` name; a failed write to stdout ends it with one line on stderr, exit 74.
     static func run(_ words: [String]) -> ExitStatus {
+        do {
+            return try dispatch(words)
+        } catch {
+            Terminal.error(error.message)
+            return .ioError
+        }
+    }
+
+    private static func dispatch(_ words: [String]) throws(Terminal.WriteError) -> ExitStatus {
         guard let first = words.first else {
             Terminal.error(overview)
             return .usage
         }
         switch first {
         case "--help", "-h":
-            Terminal.out(overview)
+            try Terminal.out(overview)
             return .success
         case "--version":
-            Terminal.out(versionLine)
+            try Terminal.out(versionLine)
             return .success
         case "help":
-            return help(Array(words.dropFirst()))
+            return try help(Array(words.dropFirst()))
         default:
             break
         }
@@ -67,11 +77,13 @@ enum CommandLineTool {
         }
         let rest = Array(words.dropFirst())
         if (rest.firstIndex(of: "--").map { rest[..<$0] } ?? rest[...]).contains(where: { $0 == "--help" || $0 == "-h" }) {
-            Terminal.out(command.help)
+            try Terminal.out(command.help)
             return .success
         }
         do {
             return try command.run(try Arguments(rest, for: command))
+        } catch let error as Terminal.WriteError {
+            throw error
         } catch let error as Arguments.UsageError {
             usageError(error.message, command: command)
             return .usage
@@ -85,9 +97,9 @@ enum CommandLineTool {
     }
 
     /// `coreseed help [COMMAND]`: the overview, or that command's help.
-    private static func help(_ words: [String]) -> ExitStatus {
+    private static func help(_ words: [String]) throws(Terminal.WriteError) -> ExitStatus {
         guard let name = words.first else {
-            Terminal.out(overview)
+            try Terminal.out(overview)
             return .success
         }
         guard let command = commands.first(where: { $0.name == name }) else { return unknownCommand(name) }
@@ -97,7 +109,7 @@ enum CommandLineTool {
             Terminal.error("see 'coreseed --help'")
             return .usage
         }
-        Terminal.out(command.help)
+        try Terminal.out(command.help)
         return .success
     }
 

@@ -28,16 +28,22 @@ struct BinaryRunner {
         return repositoryRoot.appendingPathComponent(".build/debug/coreseed")
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs the binary with `arguments` in `directory`; `environment` is added to this process's.
+    /// `stdout`, when given, is where its standard output goes (then `Result.stdout` is empty).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    stdout: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? repositoryRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = stdout ?? out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),

@@ -25,9 +25,9 @@ enum BackupCommand: Command {
         let result = try StoreBackup.backup(from: source, to: destination)
         switch result.route {
         case .inPlace:
-            Terminal.out("\(destination): \(result.size) bytes, read \(source) in place")
+            try Terminal.out("\(destination): \(result.size) bytes, read \(source) in place")
         case .snapshot(let reason):
-            Terminal.out("\(destination): \(result.size) bytes, read a private copy of \(source) (\(reason))")
+            try Terminal.out("\(destination): \(result.size) bytes, read a private copy of \(source) (\(reason))")
         }
         return .success
     }

@@ -69,7 +69,7 @@ enum BuildCommand: Command {
                     Terminal.error(warning.text)
                 }
             }
-            if !quiet { Terminal.out(summary(report, dryRun: options.dryRun)) }
+            if !quiet { try Terminal.out(summary(report, dryRun: options.dryRun)) }
             return .success
         } catch let failure as BuildFailure {
             if Terminal.stderrIsTTY { Terminal.progress(nil) }

@@ -43,8 +43,8 @@ enum ExportCommand: Command {
         let result = try exporter.export(storeAt: store, to: directory, format: format, entity: arguments.option("entity"),
                                          specModelPath: specModel)
         for warning in result.warnings { Terminal.error("\(store): warning: \(warning)") }
-        for file in result.files { Terminal.out("\(file.path): \(file.rows) rows of \(file.entity)") }
-        if let spec = result.specPath { Terminal.out("\(spec): rebuilds the store with 'coreseed build \(spec)'") }
+        for file in result.files { try Terminal.out("\(file.path): \(file.rows) rows of \(file.entity)") }
+        if let spec = result.specPath { try Terminal.out("\(spec): rebuilds the store with 'coreseed build \(spec)'") }
         return .success
     }
 

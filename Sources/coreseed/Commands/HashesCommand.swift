@@ -23,7 +23,7 @@ enum HashesCommand: Command {
         let versions = try ModelVersions.load(path: arguments.positionals[0])
         let model = try versions.version(named: arguments.option("model-version"))
         let hashes = ModelHashes.compute(for: model)
-        Terminal.out(arguments.flag("json") ? json(hashes) : text(hashes))
+        try Terminal.out(arguments.flag("json") ? json(hashes) : text(hashes))
         return .success
     }
 

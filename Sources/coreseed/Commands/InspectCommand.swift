@@ -24,7 +24,7 @@ enum InspectCommand: Command {
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
         let inspection = try StoreInspection(path: arguments.positionals[0])
-        Terminal.out(arguments.flag("json") ? inspection.json : inspection.lines.joined(separator: "\n"))
+        try Terminal.out(arguments.flag("json") ? inspection.json : inspection.lines.joined(separator: "\n"))
         return .success
     }
 }

@@ -39,10 +39,10 @@ enum PreviewCommand: Command {
         let output = JSONLineWriter()
         var count = 0
         while limit.map({ count < $0 }) ?? true, let record = try reader.next() {
-            output.write(record, fieldNames: reader.fieldNames)
+            try output.write(record, fieldNames: reader.fieldNames)
             count += 1
         }
-        output.flush()
+        try output.flush()
         return .success
     }
 }

@@ -23,7 +23,7 @@ enum SchemaCommand: Command {
         let model = try ModelVersions.load(path: arguments.positionals[0]).version(named: arguments.option("model-version"))
         let layout = try StoreLayout(model: model, configuration: arguments.option("configuration"),
                                      framework: FrameworkVersion(framework))
-        for statement in layout.statements { Terminal.out(statement + ";") }
+        for statement in layout.statements { try Terminal.out(statement + ";") }
         return .success
     }
 }

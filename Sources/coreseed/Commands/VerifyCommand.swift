@@ -43,15 +43,15 @@ enum VerifyCommand: Command {
                 json.field("warnings", report.warnings)
                 json.field("notes", report.notes)
             }
-            Terminal.out(json.text)
+            try Terminal.out(json.text)
         } else {
             if let version = report.matchedVersion {
-                Terminal.out("\(store): written by model version '\(version)' (framework \(report.frameworkVersion.map(String.init) ?? "?"))")
+                try Terminal.out("\(store): written by model version '\(version)' (framework \(report.frameworkVersion.map(String.init) ?? "?"))")
             }
-            for note in report.notes { Terminal.out("\(store): note: \(note)") }
+            for note in report.notes { try Terminal.out("\(store): note: \(note)") }
             for warning in report.warnings { Terminal.error("\(store): warning: \(warning)") }
             for difference in report.differences { Terminal.error("\(store): error: \(difference)") }
-            if report.passes(strict: strict) { Terminal.out("\(store): OK") }
+            if report.passes(strict: strict) { try Terminal.out("\(store): OK") }
         }
         return report.passes(strict: strict) ? .success : .failure
     }
