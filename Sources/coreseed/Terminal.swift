@@ -91,6 +91,12 @@ extension Terminal {
         var text = line.map { "\r\u{1B}[K\($0)" } ?? "\r\u{1B}[K"
         _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
+
+    /// Writes a plain progress line to stderr (not a TTY); a failure is ignored.
+    static func progress(plain line: String) {
+        var text = line + "\n"
+        _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
 }
 
 extension Terminal {

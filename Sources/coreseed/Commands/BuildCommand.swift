@@ -49,33 +49,35 @@ enum BuildCommand: Command {
             throw Arguments.UsageError(message: "--into and --output exclude each other: an upsert writes back to the store it updates")
         }
         let quiet = arguments.flag("quiet")
-        if !quiet && Terminal.stderrIsTTY {
-            options.progress = { line in Terminal.progress(line) }
-        }
+        let display = quiet ? nil : ProgressDisplay()
+        if let display { options.progress = { line in display.report(line) } }
         let reportPath = arguments.option("report")
         options.reportPath = reportPath
+        let report: BuildReport
         do {
-            let report = try SeedBuild.run(specPath: spec, options: options)
-            if !quiet && Terminal.stderrIsTTY { Terminal.progress(nil) }
-            try write(report, to: reportPath)
-            // Rejected values did not fail the build (--max-errors): warnings, each saying it was left out.
-            for error in report.rejected {
-                for diagnostic in error.diagnostics {
-                    var warning = diagnostic
-                    if warning.severity == .error {
-                        warning.severity = .warning
-                        warning.message = "rejected: " + warning.message
-                    }
-                    Terminal.error(warning.text)
-                }
+            report = try SeedBuild.run(specPath: spec, options: options)
+            display?.finish()
+        } catch {
+            display?.finish()
+            if let failure = error as? BuildFailure {
+                try write(failure.report, to: reportPath, rejected: failure.problems.compactMap { $0 as? MappingError })
             }
-            if !quiet { try Terminal.out(summary(report, dryRun: options.dryRun)) }
-            return .success
-        } catch let failure as BuildFailure {
-            if Terminal.stderrIsTTY { Terminal.progress(nil) }
-            try write(failure.report, to: reportPath, rejected: failure.problems.compactMap { $0 as? MappingError })
-            throw failure
+            throw error
         }
+        try write(report, to: reportPath)
+        // Rejected values did not fail the build (--max-errors): warnings, each saying it was left out.
+        for error in report.rejected {
+            for diagnostic in error.diagnostics {
+                var warning = diagnostic
+                if warning.severity == .error {
+                    warning.severity = .warning
+                    warning.message = "rejected: " + warning.message
+                }
+                Terminal.error(warning.text)
+            }
+        }
+        if !quiet { try Terminal.out(summary(report, dryRun: options.dryRun)) }
+        return .success
     }
 
     private static func write(_ report: BuildReport, to path: String?, rejected: [MappingError]? = nil) throws {
