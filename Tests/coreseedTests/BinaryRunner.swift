@@ -29,11 +29,17 @@ struct BinaryRunner {
     }()
 
     /// Runs the binary with `arguments` in `directory`; `environment` is added to this process's.
-    /// `stdout`, when given, is where its standard output goes (then `Result.stdout` is empty).
+    /// `stdout` and `stderr`, when given, are where its output goes (then that part of the result is empty).
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    stdout: FileHandle? = nil) throws -> Result {
+                    stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Result {
+        try run(executable: binary, arguments, in: directory, environment: environment, stdout: stdout, stderr: stderr)
+    }
+
+    /// Runs `executable` (a wrapper of the binary) as ``run(_:in:environment:stdout:stderr:)`` runs the binary.
+    static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? repositoryRoot
         if !environment.isEmpty {
@@ -41,10 +47,10 @@ struct BinaryRunner {
         }
         let out = Pipe(), err = Pipe()
         process.standardOutput = stdout ?? out
-        process.standardError = err
+        process.standardError = stderr ?? err
         try process.run()
         let outData = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = stderr == nil ? err.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))

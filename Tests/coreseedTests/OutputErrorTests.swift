@@ -37,6 +37,27 @@ import Testing
         }
     }
 
+    /// Diagnostics that cannot reach stderr: a build that would succeed with warnings exits 74; a
+    /// failure keeps its own status.
+    @Test func stderrOnAFullDevice() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Library", """
+            <entity name="Book"><attribute name="isbn" attributeType="Integer 64"/></entity>
+            """)
+        try scratch.write("books.csv", "isbn\n1\nx\n")
+        try scratch.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite",
+              "sources": { "books": { "csv": "books.csv" } }, "entities": { "Book": { "from": "books", "key": "isbn" } } }
+            """)
+        let device = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? device.close() }
+        let warned = try BinaryRunner.run(["build", "spec.json", "--max-errors", "1"], in: scratch.url, stderr: device)
+        #expect(warned.status == 74)
+        #expect(warned.stdout.hasPrefix("built Library.sqlite: 1 entities, 1 rows in "))
+        let failed = try BinaryRunner.run(["build", "spec.json"], in: scratch.url, stderr: device)
+        #expect(failed.status == 1)
+    }
+
     /// A pipe nobody reads: SIGPIPE is ignored, so the write fails with EPIPE and is reported.
     @Test func closedPipeExits74() throws {
         let pipe = Pipe()

@@ -80,6 +80,21 @@ import Testing
         #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $0 < $1 }, "\(seconds)")
     }
 
+    /// On a terminal (util-linux `script` gives the run one), the line is rewritten in place and
+    /// cleared before the summary.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func aTerminalGetsOneLineRewritten() throws {
+        let scratch = try Self.prepare()
+        let command = "'\(BinaryRunner.binary.path)' build spec.json"
+        let result = try BinaryRunner.run(executable: URL(fileURLWithPath: "/usr/bin/script"), ["-qc", command, "/dev/null"], in: scratch.url)
+        #expect(result.status == 0, "\(result.stdout)")
+        let rewrite = "\r\u{1B}[K"
+        #expect(result.stdout.hasPrefix(rewrite + "writing rows" + rewrite + "writing rows: 65536" + rewrite + "writing rows: 131072"),
+                "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains(rewrite + "checking the store (indexes, integrity, model)" + rewrite + "built Library.sqlite: "))
+        #expect(!result.stdout.contains("progress: "))
+    }
+
     @Test func quietPrintsNothing() throws {
         let scratch = try Self.prepare()
         let result = try BinaryRunner.run(["build", "spec.json", "--quiet"], in: scratch.url,
