@@ -8,6 +8,7 @@ BIN = .build/$(CONFIG)/coreseed
 .PHONY: build seed test install lint bench fuzz docs clean
 
 build:
+	@echo "building coreseed ($(CONFIG); the first build takes a few minutes)…"
 	$(SWIFT) build -c $(CONFIG) --product coreseed $(BUILD_FLAGS)
 
 seed: build

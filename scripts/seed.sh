@@ -5,6 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/coreseed}
 mkdir -p Outputs
+# Run on its own (not from `make seed`, which builds first): build the binary, saying so, since the
+# first build compiles for minutes without a word of its own.
+if [ ! -x "$bin" ]; then
+  echo "building coreseed (release; the first build takes a few minutes)…"
+  swift build -c release --product coreseed
+fi
 
 "$bin" build Inputs/seed.json
 "$bin" verify Outputs/Carriers.sqlite --model Inputs/Carriers.xcdatamodeld

@@ -8,6 +8,8 @@ enum ExitStatus: Int32 {
     case usage = 64
     case inputMissing = 66
     case cannotCreateOutput = 73
+    /// stdout (or stderr) could not be written: a full device, a closed pipe.
+    case ioError = 74
 }
 
 extension ExitStatus {

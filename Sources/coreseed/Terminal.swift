@@ -1,24 +1,101 @@
 import Foundation
+import Synchronization
 
-/// Where the CLI writes: results to stdout, diagnostics to stderr.
+/// Where the CLI writes: results to stdout, diagnostics to stderr, every write checked.
+///
+/// A write to stdout that fails (a full device, a closed pipe: SIGPIPE is ignored, so it is EPIPE)
+/// throws ``WriteError``, which the command line prints as one line on stderr and turns into exit 74.
+/// A write to stderr that fails cannot be reported; it is remembered (``stderrFailed``) and a run that
+/// would have exited 0 exits 74.
 enum Terminal {
-    static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    /// A write to stdout that failed.
+    struct WriteError: Error {
+        /// What the output was written to: `standard output`, with its path when it is a file.
+        let destination: String
+        let errorNumber: Int32
+
+        /// `error: cannot write to standard output (/dev/full): No space left on device`.
+        var message: String {
+            "error: cannot write to \(destination): \(String(cString: strerror(errorNumber)))"
+        }
     }
 
+    private static let stderrFailure = Atomic<Bool>(false)
+
+    /// Whether a write to stderr has failed in this run.
+    static var stderrFailed: Bool { stderrFailure.load(ordering: .relaxed) }
+
+    /// Writes `text` and a newline to stdout.
+    static func out(_ text: String) throws(WriteError) {
+        var line = text + "\n"
+        try check(line.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) })
+    }
+
+    /// Writes `bytes` to stdout as they are.
+    static func out(_ bytes: [UInt8]) throws(WriteError) {
+        try check(bytes.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) })
+    }
+
+    private static func check(_ errorNumber: Int32?) throws(WriteError) {
+        if let errorNumber {
+            throw WriteError(destination: describe(STDOUT_FILENO, as: "standard output"), errorNumber: errorNumber)
+        }
+    }
+
+    /// Writes `text` and a newline to stderr; a failure is remembered, not thrown.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        var line = text + "\n"
+        if line.withUTF8({ writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }) != nil {
+            stderrFailure.store(true, ordering: .relaxed)
+        }
     }
 
     /// True when stderr is a terminal (progress lines, colour).
-    static var stderrIsTTY: Bool { isatty(2) == 1 }
+    static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Writes all of `bytes` to `descriptor` with `write(2)`, again after a partial write or EINTR.
+    /// Returns nil, or the `errno` of the write that failed.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard var next = bytes.baseAddress else { return nil }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, next, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            next += written
+            remaining -= written
+        }
+        return nil
+    }
+
+    /// `name`, followed by the file's path when the descriptor is one (Linux: `/proc/self/fd`).
+    private static func describe(_ descriptor: Int32, as name: String) -> String {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        if count > 0, buffer[0] == CChar(UInt8(ascii: "/")) {
+            return "\(name) (\(String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)))"
+        }
+        #endif
+        return name
+    }
 }
 
 extension Terminal {
-    /// Rewrites the progress line on stderr (a TTY only); nil clears it.
+    /// Rewrites the progress line on stderr (a TTY only); nil clears it. A failure is ignored: progress
+    /// is not output.
     static func progress(_ line: String?) {
-        let text = line.map { "\r\u{1B}[K\($0)" } ?? "\r\u{1B}[K"
-        FileHandle.standardError.write(Data(text.utf8))
+        var text = line.map { "\r\u{1B}[K\($0)" } ?? "\r\u{1B}[K"
+        _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes a plain progress line to stderr (not a TTY); a failure is ignored.
+    static func progress(plain line: String) {
+        var text = line + "\n"
+        _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }
 

@@ -3,5 +3,9 @@ import Foundation
 
 /// The one exit point: run the command, print its diagnostics, exit with its status.
 InterruptCleanup.installHandlers()
-let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
+// A closed pipe is a write error (EPIPE) that the command reports and exits 74 for, not a silent death.
+signal(SIGPIPE, SIG_IGN)
+var status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
+// Diagnostics that could not reach stderr: a run that would have succeeded did not say all it had to.
+if status == .success && Terminal.stderrFailed { status = .ioError }
 exit(status.rawValue)

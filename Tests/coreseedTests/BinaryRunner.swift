@@ -28,17 +28,29 @@ struct BinaryRunner {
         return repositoryRoot.appendingPathComponent(".build/debug/coreseed")
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs the binary with `arguments` in `directory`; `environment` is added to this process's.
+    /// `stdout` and `stderr`, when given, are where its output goes (then that part of the result is empty).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Result {
+        try run(executable: binary, arguments, in: directory, environment: environment, stdout: stdout, stderr: stderr)
+    }
+
+    /// Runs `executable` (a wrapper of the binary) as ``run(_:in:environment:stdout:stderr:)`` runs the binary.
+    static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? repositoryRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        process.standardOutput = stdout ?? out
+        process.standardError = stderr ?? err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = stdout == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
+        let errData = stderr == nil ? err.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))

@@ -56,6 +56,7 @@ import CoreSeed
         #expect(lines.contains("metadata CoreSeedVersion: \"20230416\""))
         #expect(lines.contains("metadata NSStoreModelVersionIdentifiers: [\"1\"]"))
         #expect(lines.contains("journal mode: rollback") && lines.contains("sidecars: none"))
+        #expect(lines.last == "coreseed: \(CoreSeedInfo.version)")
 
         let json = try scratch.run(["inspect", "carriers.sqlite", "--json"])
         #expect(json.status == 0)
@@ -71,6 +72,7 @@ import CoreSeed
         let entities = try #require(object["entities"] as? [[String: Any]])
         #expect(entities.map { "\($0["number"]!) \($0["name"]!) \($0["super"]!) \($0["max"]!) \($0["rows"]!)" }
                 == ["1 AccessPoint 0 1304 1304", "2 Country 0 154 154", "3 Network 0 818 818", "4 Provider 0 700 700"])
+        #expect(json.stdout.hasSuffix("], \"coreseed\": \"\(CoreSeedInfo.version)\"}\n"))
     }
 
     @Test func errors() throws {
@@ -80,6 +82,6 @@ import CoreSeed
         #expect(missing.stderr == "nope.sqlite: error: no store at this path\n")
         let usage = try scratch.run(["inspect"])
         #expect(usage.status == 64)
-        #expect(usage.stderr.hasPrefix("error: missing STORE\nUsage: coreseed inspect STORE [--json]\n"))
+        #expect(usage.stderr == "error: missing STORE\nUsage: coreseed inspect STORE [--json]\nsee 'coreseed inspect --help'\n")
     }
 }

@@ -21,7 +21,10 @@ public enum SeedBuild {
         public var mode: SeedSpec.Mode?
         /// The existing store to upsert into (default: the output).
         public var into: String?
-        /// Called now and then with a progress line (entity, rows so far).
+        /// Called now and then, from any thread, with a progress line: the phase and, where known, a
+        /// count (`reading keys`, `reading SOURCE: N records read` every 65,536 records, `linking
+        /// relationships`, `writing rows: N of TOTAL (P%)` every 65,536 rows (the total when a key pass
+        /// counted it), `writing join rows: N`, `checking the store …`). Never per row.
         public var progress: (@Sendable (String) -> Void)?
         /// Where the caller will write the report (`--report`): checked, before any work, not to be an
         /// input or the output.
@@ -71,6 +74,7 @@ public enum SeedBuild {
         let destination: Destination
         if mode != .replace {
             let target = options.into ?? output
+            options.progress?("reading the store to update")
             let (writer, rows) = try openExisting(target, versions: versions, model: model, plan: plan, options: options)
             destination = .existingStore(writer, rows, insertOnly: mode == .insert)
         } else if options.dryRun {
@@ -110,8 +114,12 @@ public enum SeedBuild {
         case .asRead(let slots):
             entities = slots.map { RowProducer.EntityRows(slots: $0) }
         case .byKeyPass:
-            try keys.readKeys(progress: options.progress)
+            options.progress?("reading keys")
+            var reading: (@Sendable (String) -> Void)?
+            if let report = options.progress { reading = { report("reading " + $0) } }
+            try keys.readKeys(progress: reading)
             timing.mark("pass 1: keys")
+            options.progress?("linking relationships")
             keys.assignPrimaryKeys()
             try keys.resolveLinks()
             try keys.readJoinSources()
@@ -130,10 +138,18 @@ public enum SeedBuild {
         let indexes = rows?.prepared.indexes ?? RowStatements.Indexes.unwritten(mapping)
         var producer = RowProducer(plan: plan, entities: entities, statements: indexes, rejections: keys.rejections)
         entities = []  // the producer holds the only copy now
+        let progress = options.progress.map { report in
+            RowProgress(report: report, verb: rows == nil ? "checking rows" : "writing rows",
+                        total: plan.isNumberedAsRead ? nil : keys.states.reduce(0) { $0 + $1.primaryKeys.count { $0 != 0 } })
+        }
         if let rows {
-            producer = try writeRows(producer, into: rows)
+            producer = try writeRows(producer, into: rows, progress: progress)
         } else {
-            try producer.produce(send: { _ in true })
+            var progress = progress
+            try producer.produce(send: { batch in
+                progress?.add(batch.rows.count)
+                return true
+            })
         }
         timing.mark("pass 2: rows")
 
@@ -147,26 +163,32 @@ public enum SeedBuild {
         for join in mapping.layout.joinTables {
             if let joinRows = keys.joinRows[join.name], !joinRows.isEmpty { report.joinRows[join.name] = joinRows.count }
         }
+        if rows != nil, !report.joinRows.isEmpty { options.progress?("writing join rows: \(report.joinRows.values.reduce(0, +))") }
         try rows?.writeJoinRows(keys.joinRows, layout: mapping.layout, ignoringDuplicates: existing != nil)
         report.rejected = producer.rejections.errors
         var maxPrimaryKeys = keys.maxPrimaryKeys
         if plan.isNumberedAsRead {
             for (index, entity) in mapping.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }
         }
+        if rows != nil { options.progress?("checking the store (indexes, integrity, model)") }
         report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys)
         return report
     }
 
     /// Runs `producer` on a reading thread of its own while this thread writes what it hands over;
     /// returns the producer as it finished (its tallies and rejected values).
-    private static func writeRows(_ producer: RowProducer, into rows: RowWriter) throws -> RowProducer {
+    private static func writeRows(_ producer: RowProducer, into rows: RowWriter, progress: RowProgress?) throws -> RowProducer {
         let handoff = BatchHandoff<RowBatch, any Error>(capacity: 3)
         let finished = ThreadResult<RowProducer>()
         handoff.producerStarting()
         let thread = Thread {
             var producer = producer
+            var progress = progress
             do {
-                try producer.produce(send: handoff.put)
+                try producer.produce(send: { batch in
+                    progress?.add(batch.rows.count)
+                    return handoff.put(batch)
+                })
                 handoff.finish(nil)
             } catch {
                 handoff.finish(error)
@@ -238,6 +260,34 @@ public enum SeedBuild {
         let key = assignments.count + 1
         let sql = "UPDATE \(entity.table.name) SET Z_OPT = Z_OPT + 1, \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(key) AND (\(changes.joined(separator: " OR ")))"
         return (try store.prepare(sql), parameters)
+    }
+}
+
+/// The row pass's progress, counted per batch handed over (not per row): a line every 65,536 rows.
+struct RowProgress: Sendable {
+    let report: @Sendable (String) -> Void
+    /// `writing rows`, or `checking rows` in a dry run.
+    let verb: String
+    /// The rows the pass will make, when a key pass counted them.
+    let total: Int?
+    private var rows = 0
+
+    init(report: @escaping @Sendable (String) -> Void, verb: String, total: Int?) {
+        self.report = report
+        self.verb = verb
+        self.total = total
+        report(verb)
+    }
+
+    mutating func add(_ count: Int) {
+        let before = rows
+        rows += count
+        guard before >> 16 != rows >> 16 else { return }
+        if let total, total > 0 {
+            report("\(verb): \(rows) of \(total) (\(min(100, rows * 100 / total))%)")
+        } else {
+            report("\(verb): \(rows)")
+        }
     }
 }
 

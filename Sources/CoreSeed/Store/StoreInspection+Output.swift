@@ -12,6 +12,7 @@ extension StoreInspection {
     ///     metadata NSPersistenceFrameworkVersion: 1344
     ///     metadata NSStoreModelVersionHashes.Country: "base64…"
     ///     entity 1 AccessPoint super 0 max 1304 rows 1304
+    ///     coreseed: 0.10.0                                (the version that read the store)
     public var lines: [String] {
         var lines = ["store: \(path)", "uuid: \(uuid ?? "none")", "journal mode: \(header.journalMode.rawValue)",
                      "page size: \(header.pageSize)", "auto_vacuum: \(header.autoVacuum.rawValue)"]
@@ -29,12 +30,13 @@ extension StoreInspection {
         for entity in entities {
             lines.append("entity \(entity.number) \(entity.name) super \(entity.superNumber) max \(entity.max) rows \(entity.rows.map(String.init) ?? "-")")
         }
+        lines.append("coreseed: \(CoreSeedInfo.version)")
         return lines
     }
 
     /// The JSON report, keys in this fixed order:
     /// `{"store", "uuid", "journalMode", "pageSize", "autoVacuum", "sidecars": [{"name", "size"}],
-    ///   "metadata": {key: value, …}, "entities": [{"number", "name", "super", "max", "rows"}]}`.
+    ///   "metadata": {key: value, …}, "entities": [{"number", "name", "super", "max", "rows"}], "coreseed"}`.
     /// Property-list data is base64 text, dates ISO 8601 text.
     public var json: String {
         var writer = JSONWriter()
@@ -74,6 +76,7 @@ extension StoreInspection {
                     }
                 }
             }
+            json.field("coreseed", CoreSeedInfo.version)
         }
         return writer.text
     }

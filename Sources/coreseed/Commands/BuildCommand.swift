@@ -4,44 +4,44 @@ import Foundation
 /// `coreseed build [SPEC]`: runs a seed spec and writes the store.
 enum BuildCommand: Command {
     static let name = "build"
-    static let summary = "run a seed spec and write the store (default Inputs/seed.json)"
-    static let usage = """
-        Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                              [--configuration NAME] [--into STORE --mode upsert|insert] [--quiet]
-
+    static let summary = "build a store from a seed spec (default Inputs/seed.json)"
+    static let arguments: [CommandArgument] = [.optional("SPEC", "the seed spec (JSON; default Inputs/seed.json)")]
+    static let options: [CommandOption] = [
+        .value("output", "PATH", "write the store here instead of the spec's \"output\""),
+        .flag("dry-run", "check every value and key, write nothing"),
+        .value("report", "FILE", "write a JSON report: rows per entity, every rejected value and where"),
+        .count("max-errors", "N", "tolerate N rejected values, leaving their records out (default 0)"),
+        .value("configuration", "NAME", "build a store of only this configuration's entities"),
+        .value("into", "STORE", "update this existing store instead (it must match the model)"),
+        .choice("mode", ["replace", "upsert", "insert"], "replace: write a new store; upsert, insert: update one (see above)"),
+        .flag("quiet", "print no progress and no summary"),
+    ]
+    static let discussion = """
         Reads the spec's sources, maps them onto the model's entities and writes a single-file Core Data
         store. The store is built in a temporary file and replaces the output only when complete and
-        verified; on any error the previous output is untouched.
+        verified; on any error the previous output is untouched. Prints one summary line.
 
-          --output PATH        write here instead of the spec's "output"
-          --dry-run            check every value and key, write nothing
-          --report FILE        write a JSON report: rows per entity, every rejected value with its location
-          --max-errors N       tolerate N rejected values (their records are left out); default 0
-          --configuration NAME build a store holding only that configuration's entities
-          --into STORE         update this existing store instead (it must match the model):
-          --mode upsert|insert   upsert: rows matched by key are updated (Z_OPT + 1 when changed), new rows
-                                 added above Z_MAX, rows the input does not mention kept; insert: new rows only
-          --quiet              no progress, no summary
+        --into STORE (or --mode) updates an existing store that matches the model, in a copy that
+        replaces it when complete: upsert updates the rows matched by key (Z_OPT + 1 when a value
+        changes), adds new rows above Z_MAX and keeps the rows the input does not mention; insert adds
+        new rows only; replace (the default without --into) writes a new store.
 
-        Example: coreseed build Inputs/seed.json --output Outputs/Carriers.sqlite --report build-report.json
+        Progress goes to stderr: on a terminal one line rewritten in place (reading, linking, writing,
+        checking, with counts and a percentage when the total is known); otherwise a plain line at
+        most every 5 seconds (CORESEED_PROGRESS_INTERVAL=SECONDS sets the interval, 0 prints every one).
         """
+    static let examples = ["coreseed build Inputs/seed.json --output Outputs/Carriers.sqlite --report build-report.json"]
 
-    static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: ["output", "report", "max-errors", "configuration", "into", "mode"],
-                                      flags: ["dry-run", "quiet"])
-        try arguments.requirePositionals(["SPEC"], optional: 1)
+    static func run(_ arguments: Arguments) throws -> ExitStatus {
         let spec = arguments.positionals.first ?? "Inputs/seed.json"
         var options = SeedBuild.Options()
         options.output = arguments.option("output")
         options.dryRun = arguments.flag("dry-run")
-        options.maxErrors = try arguments.integer("max-errors", default: 0)
+        options.maxErrors = arguments.count("max-errors", default: 0)
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
         if let mode = arguments.option("mode") {
-            guard let parsed = SeedSpec.Mode(rawValue: mode) else {
-                throw Arguments.UsageError(message: "--mode must be replace, upsert or insert, not '\(mode)'")
-            }
-            options.mode = parsed
+            options.mode = SeedSpec.Mode(rawValue: mode)
         } else if options.into != nil {
             options.mode = .upsert
         }
@@ -49,33 +49,35 @@ enum BuildCommand: Command {
             throw Arguments.UsageError(message: "--into and --output exclude each other: an upsert writes back to the store it updates")
         }
         let quiet = arguments.flag("quiet")
-        if !quiet && Terminal.stderrIsTTY {
-            options.progress = { line in Terminal.progress(line) }
-        }
+        let display = quiet ? nil : ProgressDisplay()
+        if let display { options.progress = { line in display.report(line) } }
         let reportPath = arguments.option("report")
         options.reportPath = reportPath
+        let report: BuildReport
         do {
-            let report = try SeedBuild.run(specPath: spec, options: options)
-            if !quiet && Terminal.stderrIsTTY { Terminal.progress(nil) }
-            try write(report, to: reportPath)
-            // Rejected values did not fail the build (--max-errors): warnings, each saying it was left out.
-            for error in report.rejected {
-                for diagnostic in error.diagnostics {
-                    var warning = diagnostic
-                    if warning.severity == .error {
-                        warning.severity = .warning
-                        warning.message = "rejected: " + warning.message
-                    }
-                    Terminal.error(warning.text)
-                }
+            report = try SeedBuild.run(specPath: spec, options: options)
+            display?.finish()
+        } catch {
+            display?.finish()
+            if let failure = error as? BuildFailure {
+                try write(failure.report, to: reportPath, rejected: failure.problems.compactMap { $0 as? MappingError })
             }
-            if !quiet { Terminal.out(summary(report, dryRun: options.dryRun)) }
-            return .success
-        } catch let failure as BuildFailure {
-            if Terminal.stderrIsTTY { Terminal.progress(nil) }
-            try write(failure.report, to: reportPath, rejected: failure.problems.compactMap { $0 as? MappingError })
-            throw failure
+            throw error
         }
+        try write(report, to: reportPath)
+        // Rejected values did not fail the build (--max-errors): warnings, each saying it was left out.
+        for error in report.rejected {
+            for diagnostic in error.diagnostics {
+                var warning = diagnostic
+                if warning.severity == .error {
+                    warning.severity = .warning
+                    warning.message = "rejected: " + warning.message
+                }
+                Terminal.error(warning.text)
+            }
+        }
+        if !quiet { try Terminal.out(summary(report, dryRun: options.dryRun)) }
+        return .success
     }
 
     private static func write(_ report: BuildReport, to path: String?, rejected: [MappingError]? = nil) throws {

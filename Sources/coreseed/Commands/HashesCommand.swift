@@ -4,28 +4,26 @@ import Foundation
 /// `coreseed hashes MODEL`: the version hashes Core Data will expect in a store of this model.
 enum HashesCommand: Command {
     static let name = "hashes"
-    static let summary = "prints each entity's version hash, the hashes digest and checksum"
-    static let usage = """
-        Usage: coreseed hashes MODEL [--model-version NAME] [--json]
-
-          MODEL                  an .xcdatamodeld, an .xcdatamodel, or a model 'contents' file
-          --model-version NAME   the version to hash (with or without .xcdatamodel); default: the current one
-          --json                 {"entities": {"Name": "<base64>", …}, "digest": "…", "checksum": "…"}
-
+    static let summary = "print a model's entity version hashes, hashes digest and checksum"
+    static let arguments: [CommandArgument] = [.required("MODEL", "an .xcdatamodeld, an .xcdatamodel, or a model 'contents' file")]
+    static let options: [CommandOption] = [
+        .value("model-version", "NAME", "hash this version (with or without .xcdatamodel; default: the current one)"),
+        .flag("json", "print the same as one JSON object (keys above)"),
+    ]
+    static let discussion = """
         Prints one line per entity, 'Name <base64 SHA-256>', sorted by name, then 'digest <…>'
-        (NSStoreModelVersionHashesDigest) and 'checksum <…>' (NSStoreModelVersionChecksumKey).
+        (NSStoreModelVersionHashesDigest) and 'checksum <…>' (NSStoreModelVersionChecksumKey): the
+        version hashes Core Data will expect in a store of this model.
 
-        Example:
-          coreseed hashes Moody.xcdatamodeld --model-version "Moody 2" --json
+        --json prints {"entities": {"Name": "<base64>", …}, "digest": "…", "checksum": "…"}.
         """
+    static let examples = ["coreseed hashes Inputs/Carriers.xcdatamodeld --json"]
 
-    static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: ["model-version"], flags: ["json"])
-        try arguments.requirePositionals(["MODEL"])
+    static func run(_ arguments: Arguments) throws -> ExitStatus {
         let versions = try ModelVersions.load(path: arguments.positionals[0])
         let model = try versions.version(named: arguments.option("model-version"))
         let hashes = ModelHashes.compute(for: model)
-        Terminal.out(arguments.flag("json") ? json(hashes) : text(hashes))
+        try Terminal.out(arguments.flag("json") ? json(hashes) : text(hashes))
         return .success
     }
 

@@ -3,27 +3,28 @@ import CoreSeed
 /// `coreseed inspect STORE`: what is in a store, without a model.
 enum InspectCommand: Command {
     static let name = "inspect"
-    static let summary = "metadata, entities with row counts, journal mode and sidecars of a store"
-    static let usage = """
-        Usage: coreseed inspect STORE [--json]
-
+    static let summary = "print a store's metadata, entities with row counts, journal mode and sidecars"
+    static let arguments: [CommandArgument] = [.required("STORE", "the store to read (never opened or changed in place)")]
+    static let options: [CommandOption] = [
+        .flag("json", "print the same facts as one JSON object (keys above)"),
+    ]
+    static let discussion = """
         Prints one fact per line: store, uuid, journal mode (from the file header: rollback or wal),
         page size, auto_vacuum, each sidecar file ('sidecar: NAME (N bytes)' or 'sidecars: none'),
         every metadata key ('metadata KEY: VALUE', values as JSON; one line per version hash), then
         'entity Z_ENT NAME super Z_SUPER max Z_MAX rows N' per Z_PRIMARYKEY row (N counts rows of exactly
-        that entity). The store is read from a private copy: it and its -wal/-shm are never opened or changed.
+        that entity), and last 'coreseed: VERSION', the version of coreseed that read it. The store is
+        read from a private copy: it and its -wal/-shm are never opened or changed.
 
-          --json   {"store", "uuid", "journalMode", "pageSize", "autoVacuum", "sidecars": [{"name", "size"}],
-                    "metadata": {…}, "entities": [{"number", "name", "super", "max", "rows"}]}
-
-        Example: coreseed inspect Outputs/Carriers.sqlite
+        --json prints {"store", "uuid", "journalMode", "pageSize", "autoVacuum",
+        "sidecars": [{"name", "size"}], "metadata": {…}, "entities": [{"number", "name", "super", "max",
+        "rows"}], "coreseed": "VERSION"}.
         """
+    static let examples = ["coreseed inspect Outputs/Carriers.sqlite"]
 
-    static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: [], flags: ["json"])
-        try arguments.requirePositionals(["STORE"])
+    static func run(_ arguments: Arguments) throws -> ExitStatus {
         let inspection = try StoreInspection(path: arguments.positionals[0])
-        Terminal.out(arguments.flag("json") ? inspection.json : inspection.lines.joined(separator: "\n"))
+        try Terminal.out(arguments.flag("json") ? inspection.json : inspection.lines.joined(separator: "\n"))
         return .success
     }
 }

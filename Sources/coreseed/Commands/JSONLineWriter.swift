@@ -8,7 +8,7 @@ final class JSONLineWriter {
     init() { buffer.reserveCapacity(1 << 16) }
 
     /// `{"location": "...", "fields": {"name": value, ...}}` with fields in `fieldNames` order.
-    func write(_ record: Record, fieldNames: [String]) {
+    func write(_ record: Record, fieldNames: [String]) throws(Terminal.WriteError) {
         append("{\"location\": ")
         appendString(record.location.description)
         append(", \"fields\": {")
@@ -19,13 +19,13 @@ final class JSONLineWriter {
             appendValue(value)
         }
         append("}}\n")
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { try flush() }
     }
 
-    func flush() {
+    func flush() throws(Terminal.WriteError) {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try Terminal.out(buffer)
     }
 
     private func append(_ text: StaticString) {

@@ -4,19 +4,20 @@ import Foundation
 /// `coreseed preview SPEC SOURCE [--limit N]`: the records one source yields, as JSON lines.
 enum PreviewCommand: Command {
     static let name = "preview"
-    static let summary = "prints the records one source yields, as JSON lines"
-    static let usage = """
-        Usage: coreseed preview SPEC SOURCE [--limit N]
-
-          SPEC       the seed spec (JSON; comments and trailing commas allowed)
-          SOURCE     a name from the spec's "sources"
-          --limit N  stop after N records
-
-        Each line is {"location": "...", "fields": {...}}; integers and reals are numbers,
-        text is a string, blobs are base64 strings, repeated XML values are arrays.
-
-        Example: coreseed preview Inputs/seed.json banks --limit 5
+    static let summary = "print the records one source of a spec yields, as JSON lines"
+    static let arguments: [CommandArgument] = [
+        .required("SPEC", "the seed spec (JSON; comments and trailing commas allowed)"),
+        .required("SOURCE", "a name from the spec's \"sources\""),
+    ]
+    static let options: [CommandOption] = [
+        .count("limit", "N", "stop after N records"),
+    ]
+    static let discussion = """
+        Prints one line per record, {"location": "…", "fields": {…}}, fields in the source's order:
+        integers and reals are numbers, text is a string, blobs are base64 strings, repeated XML values
+        are arrays.
         """
+    static let examples = ["coreseed preview Inputs/seed.json providers --limit 5"]
 
     /// The part of a seed spec that preview needs; "entities" and the rest are ignored here.
     struct Spec: Decodable {
@@ -24,10 +25,8 @@ enum PreviewCommand: Command {
         var sources: [String: SourceSpec]
     }
 
-    static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: ["limit"], flags: [])
-        try arguments.requirePositionals(["SPEC", "SOURCE"])
-        let limit = arguments.option("limit") == nil ? nil : try arguments.integer("limit", default: 0)
+    static func run(_ arguments: Arguments) throws -> ExitStatus {
+        let limit = arguments.count("limit")
         let specPath = arguments.positionals[0], sourceName = arguments.positionals[1]
 
         let spec = try SpecFile.load(specPath)
@@ -40,10 +39,10 @@ enum PreviewCommand: Command {
         let output = JSONLineWriter()
         var count = 0
         while limit.map({ count < $0 }) ?? true, let record = try reader.next() {
-            output.write(record, fieldNames: reader.fieldNames)
+            try output.write(record, fieldNames: reader.fieldNames)
             count += 1
         }
-        output.flush()
+        try output.flush()
         return .success
     }
 }

@@ -3,10 +3,15 @@ import CoreSeed
 /// `coreseed verify STORE --model MODEL`: does this store match this model?
 enum VerifyCommand: Command {
     static let name = "verify"
-    static let summary = "check a store against a model (hashes, schema, keys, integrity)"
-    static let usage = """
-        Usage: coreseed verify STORE --model MODEL [--configuration NAME] [--strict] [--json]
-
+    static let summary = "check a store against a model: hashes, schema, keys, integrity"
+    static let arguments: [CommandArgument] = [.required("STORE", "the store to check (never modified)")]
+    static let options: [CommandOption] = [
+        .value("model", "MODEL", "the model (.xcdatamodeld, .xcdatamodel or 'contents')", required: true),
+        .value("configuration", "NAME", "check only this configuration's entities"),
+        .flag("strict", "fail on warnings too"),
+        .flag("json", "print the result as one JSON object (keys above)"),
+    ]
+    static let discussion = """
         Says which version of the model wrote the store (its version hashes match), then checks the
         schema, Z_PRIMARYKEY, Z_ENT values, dangling keys, metadata keys and PRAGMA integrity_check.
         What Core Data addresses at run time must agree: entity numbers and names, tables, column
@@ -16,13 +21,13 @@ enum VerifyCommand: Command {
         Exit 0 when the store matches, 1 with one line per difference (--strict: warnings too).
         The store is read from a private copy: a WAL store and its -wal file are never modified.
 
-        Example: coreseed verify Outputs/FailedBanksCD.sqlite --model Inputs/FailedBanksCD.xcdatamodeld
+        --json prints {"store", "ok", "modelVersion", "frameworkVersion", "differences", "warnings",
+        "notes"}.
         """
+    static let examples = ["coreseed verify Outputs/FailedBanksCD.sqlite --model Inputs/FailedBanksCD.xcdatamodeld"]
 
-    static func run(_ words: [String]) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: ["model", "configuration"], flags: ["json", "strict"])
-        try arguments.requirePositionals(["STORE"])
-        guard let modelPath = arguments.option("model") else { throw Arguments.UsageError(message: "missing --model MODEL") }
+    static func run(_ arguments: Arguments) throws -> ExitStatus {
+        guard let modelPath = arguments.option("model") else { preconditionFailure("--model is required: Arguments checked it") }
         let store = arguments.positionals[0]
         let strict = arguments.flag("strict")
         let versions = try ModelVersions.load(path: modelPath)
@@ -38,15 +43,15 @@ enum VerifyCommand: Command {
                 json.field("warnings", report.warnings)
                 json.field("notes", report.notes)
             }
-            Terminal.out(json.text)
+            try Terminal.out(json.text)
         } else {
             if let version = report.matchedVersion {
-                Terminal.out("\(store): written by model version '\(version)' (framework \(report.frameworkVersion.map(String.init) ?? "?"))")
+                try Terminal.out("\(store): written by model version '\(version)' (framework \(report.frameworkVersion.map(String.init) ?? "?"))")
             }
-            for note in report.notes { Terminal.out("\(store): note: \(note)") }
+            for note in report.notes { try Terminal.out("\(store): note: \(note)") }
             for warning in report.warnings { Terminal.error("\(store): warning: \(warning)") }
             for difference in report.differences { Terminal.error("\(store): error: \(difference)") }
-            if report.passes(strict: strict) { Terminal.out("\(store): OK") }
+            if report.passes(strict: strict) { try Terminal.out("\(store): OK") }
         }
         return report.passes(strict: strict) ? .success : .failure
     }
