@@ -48,10 +48,10 @@ public enum StoreBackup {
         let temporary = directory.appendingPathComponent(".\(destinationURL.lastPathComponent).coreseed-\(getpid()).tmp").path
         StoreWriter.removeStaleTemporaryFiles(besides: destination)
         StoreWriter.removeFiles(at: temporary)
-        InterruptCleanup.register(temporary)
+        let cleanup = InterruptCleanup.register(store: temporary)
         defer {
             StoreWriter.removeFiles(at: temporary)
-            InterruptCleanup.clear()
+            InterruptCleanup.unregister(cleanup)
         }
 
         var route = plannedRoute(source, header: header)
