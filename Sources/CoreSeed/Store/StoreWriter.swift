@@ -52,24 +52,25 @@ public final class StoreWriter {
         StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
         StoreWriter.removeFiles(at: temporaryPath)
         cleanup = InterruptCleanup.register(store: temporaryPath)
-        let snapshot: StoreSnapshot
+        let temporaryPath = self.temporaryPath
         do {
-            snapshot = try StoreSnapshot(path: targetPath)
-        } catch {
-            cleanup.map(InterruptCleanup.unregister)
-            cleanup = nil
-            throw error
-        }
-        do {
-            self.database = try StoreWriter.copy(snapshot.database, to: temporaryPath)
+            self.database = try StoreSnapshot.read(path: targetPath) { snapshot in
+                StoreWriter.removeFiles(at: temporaryPath)
+                do {
+                    return try StoreWriter.copy(snapshot.database, to: temporaryPath)
+                } catch let error as SQLiteError {
+                    throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot copy the existing store: \(error.description)")
+                }
+            }
         } catch {
             StoreWriter.removeFiles(at: temporaryPath)
             cleanup.map(InterruptCleanup.unregister)
             cleanup = nil
-            throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot copy the existing store: \(error.description)")
+            throw error as? FileError ?? FileError(path: targetPath, message: "cannot read the store: \(error)")
         }
     }
 
+    /// A copy of `source` (in its read transaction) at `path` through SQLite's online backup API, open for writing.
     private static func copy(_ source: SQLiteDatabase, to path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try source.backup(into: database)
