@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import CoreSeed
 
-/// End-to-end: `verify`, `inspect` and `export` on stores that another process is writing to, and what
-/// an interrupted command leaves behind.
+/// End-to-end: `verify`, `inspect`, `export` and `backup` on stores that another process is writing to
+/// or holds locked, and what an interrupted command leaves behind.
 /// The writer runs in this process (`LiveWriter`); the command in a child with a private `TMPDIR`.
 @Suite(.serialized) struct LiveStoreTests {
     static let model = BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/Carriers.xcdatamodeld").path
@@ -62,6 +62,68 @@ import CoreSeed
         #expect(outcomes.filter { $0.hasSuffix("ok") }.count >= 6, "\(outcomes)")
         let counts = try LiveStores.accessPointCounts(scratch.path("live.sqlite"))
         #expect(counts[0] == counts[1] && counts[1] == counts[2])
+    }
+
+    /// Defect 3: `backup` of a store an app is writing to (a rollback journal present, or WAL) makes a
+    /// consistent copy through SQLite's online backup API: integrity_check passes, `Z_MAX` equals the
+    /// rows, `verify` accepts it, and nothing remains in TMPDIR or beside the copy.
+    @Test(arguments: ["delete", "wal"])
+    func backupOfALiveStoreIsConsistent(journal: String) throws {
+        let scratch = try Scratch()
+        _ = try LiveStores.carriers(in: scratch, name: "live.sqlite", rows: 20_000, journal: journal)
+        let writer = LiveWriter(path: scratch.path("live.sqlite"), journal: journal)
+        var copies: [String] = []
+        for round in 0..<5 {
+            LiveStoreTests.waitForCommits(writer, 2)
+            let name = "copy-\(round).sqlite"
+            let child = try ChildRun(["backup", "live.sqlite", "out/\(name)"], in: scratch.url)
+            let result = try #require(child.wait(upTo: 120), "backup did not finish")
+            #expect(child.temporaryFiles() == [], "backup left files in its TMPDIR")
+            if result.status != 0, result.stderr.contains("in use by another process") { continue }
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("out/\(name): "), "\(result.stdout)")
+            copies.append(name)
+        }
+        #expect(writer.stop() == nil)
+        #expect(copies.count >= 3, "most backups succeed while the app writes: \(copies)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("out")).sorted() == copies.sorted())
+        for name in copies {
+            let counts = try LiveStores.accessPointCounts(scratch.path("out/\(name)"))
+            #expect(counts[0] == counts[1] && counts[1] == counts[2], "\(name): Z_MAX, rows, max(Z_PK) = \(counts)")
+            let copy = try SQLiteDatabase(path: scratch.path("out/\(name)"), mode: .readOnly(immutable: true))
+            #expect(try StoreOps.rows(copy, "PRAGMA integrity_check") == [["ok"]], "\(name)")
+            #expect(try StoreOps.rows(copy, "PRAGMA journal_mode") == [["delete"]], "\(name)")
+        }
+        if let last = copies.last {
+            let verify = try scratch.run(["verify", "out/\(last)", "--model", LiveStoreTests.model])
+            #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        }
+    }
+
+    /// Defect 13: a store whose lock another process holds (an exclusive transaction) is waited for with
+    /// the process asleep, and given up after the timeout (10 s by default) with "in use by another
+    /// process" — by `backup`, and by `verify` and `inspect` alike.
+    @Test func aLockedStoreIsWaitedForWithoutSpinningThenRefused() throws {
+        let scratch = try Scratch()
+        let store = try LiveStores.carriers(in: scratch, name: "locked.sqlite", rows: 0)
+        let holder = try SQLiteDatabase(path: store, mode: .readWrite)
+        try holder.execute("BEGIN EXCLUSIVE")
+        let children = [
+            ("backup", try ChildRun(["backup", "locked.sqlite", "copy.sqlite"], in: scratch.url)),
+            ("verify", try ChildRun(["verify", "locked.sqlite", "--model", LiveStoreTests.model], in: scratch.url)),
+            ("inspect", try ChildRun(["inspect", "locked.sqlite"], in: scratch.url)),
+        ]
+        for (name, child) in children {
+            let result = try #require(child.wait(upTo: 40), "\(name) still waited after 40 s")
+            #expect(child.elapsed >= 9, "\(name) gave up after \(child.elapsed) s")
+            let cpu = try #require(child.cpuSeconds)
+            #expect(cpu < 1.5, "\(name) used \(cpu) s of CPU in the \(child.elapsed) s it waited for the lock")
+            #expect(result.status == 66, "\(name): \(result.stderr)")
+            #expect(result.stderr == "locked.sqlite: error: store in use by another process: it stayed locked for 10 s (database is locked); try again when it is free\n")
+            #expect(child.temporaryFiles() == [])
+        }
+        try holder.execute("COMMIT")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix("copy") || $0.hasPrefix(".copy") } == [])
     }
 
     /// A WAL store whose committed rows are only in its `-wal`, beside no `-shm` (copied while its writer

@@ -4,7 +4,7 @@ import Testing
 
 /// How a store is read (`StoreSnapshot`): the route for what lies beside it, nothing created or left
 /// behind, a closed store read again when it changed, a hot journal rolled back in a private copy,
-/// hostile schemas and endless queries stopped.
+/// hostile schemas and endless queries stopped, and locks waited for asleep and then refused.
 @Suite struct StoreSnapshotTests {
     /// A small table `t` (200 rows) in a new store at `path` in `journal` mode ("delete" or "wal"); the
     /// connection is closed, so a WAL store is left checkpointed with no `-wal` or `-shm`.
@@ -32,6 +32,13 @@ import Testing
 
     static func count(_ snapshot: StoreSnapshot) throws -> SQLiteValue? {
         try snapshot.database.scalar("SELECT count(*) FROM t")
+    }
+
+    /// CPU seconds this thread has used.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     @Test func aRollbackStoreIsReadInPlaceThroughItsLocks() throws {
@@ -191,5 +198,26 @@ import Testing
         }
         #expect(clock.now - start < .seconds(5))
         #expect(try StoreSnapshot.read(path: store) { try Self.count($0) } == .integer(200))
+    }
+
+    /// While another connection holds the store's exclusive lock, a backup waits asleep (not spinning),
+    /// then gives up with "in use by another process" once its timeout has passed.
+    @Test func aLockedStoreIsWaitedForAsleepThenRefused() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("locked.sqlite").path
+        try Self.makeStore(store, journal: "delete")
+        let holder = try SQLiteDatabase(path: store, mode: .readWrite)
+        try holder.execute("BEGIN EXCLUSIVE")
+        let clock = ContinuousClock()
+        let start = clock.now, cpu = Self.threadCPUSeconds()
+        #expect(throws: FileError(.unreadableInput, path: store, message: "store in use by another process: it stayed locked for 0.5 s (database is locked); try again when it is free")) {
+            try StoreBackup.backup(from: store, to: directory.appendingPathComponent("copy.sqlite").path, timeout: .milliseconds(500))
+        }
+        let waited = clock.now - start
+        #expect(waited >= .milliseconds(450) && waited < .seconds(5))
+        #expect(Self.threadCPUSeconds() - cpu < 0.25, "the wait is asleep")
+        try holder.execute("COMMIT")
+        #expect(try Self.names(in: directory) == ["locked.sqlite"])
     }
 }
