@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import CoreSeed
 
-/// End-to-end: `verify`, `inspect`, `export` and `backup` on stores that another process is writing to
-/// or holds locked, and what an interrupted command leaves behind.
+/// End-to-end: `verify`, `inspect`, `export` and `backup` on stores that another process is writing to,
+/// holds locked, or that were altered to hang a reader — and what an interrupted command leaves behind.
 /// The writer runs in this process (`LiveWriter`); the command in a child with a private `TMPDIR`.
 @Suite(.serialized) struct LiveStoreTests {
     static let model = BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/Carriers.xcdatamodeld").path
@@ -179,5 +179,54 @@ import CoreSeed
         let after = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
             .filter { !$0.hasPrefix("tmp-") && !$0.hasPrefix("out-") && !$0.hasPrefix("err-") && $0 != "export" && $0 != "copy.sqlite" }
         #expect(after.sorted() == before, "\(command) left files beside the store")
+    }
+
+    /// Defect 9: a store whose entity table was replaced by a view over an endless recursive query. `verify`
+    /// names the view among the differences; `export` and `inspect` refuse the store, naming the view. None
+    /// runs the view's query, and each ends in seconds.
+    @Test func aViewOverAnEndlessQueryIsNamedAndNothingHangs() throws {
+        let scratch = try Scratch()
+        let store = try LiveStores.carriers(in: scratch, name: "hostile.sqlite", rows: 0)
+        let view = "CREATE VIEW ZCOUNTRY AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS Z_PK, 2 AS Z_ENT, 1 AS Z_OPT, 'c' || x AS ZCODE, 'n' AS ZNAME FROM c"
+        do {
+            let database = try SQLiteDatabase(path: store, mode: .readWrite)
+            try database.execute("DROP TABLE ZCOUNTRY; \(view)")
+        }
+        let runs = [
+            ("verify", try ChildRun(["verify", "hostile.sqlite", "--model", LiveStoreTests.model], in: scratch.url)),
+            ("export", try ChildRun(["export", "hostile.sqlite", "--model", LiveStoreTests.model, "--output", "export"], in: scratch.url)),
+            ("inspect", try ChildRun(["inspect", "hostile.sqlite"], in: scratch.url)),
+        ]
+        for (name, child) in runs {
+            let result = try #require(child.wait(upTo: 30), "\(name) still ran after 30 s")
+            #expect(child.elapsed < 10, "\(name) took \(child.elapsed) s")
+            #expect(result.status == 1, "\(name): \(result.stdout)\(result.stderr)")
+            switch name {
+            case "verify":
+                #expect(result.stderr.contains("hostile.sqlite: error: schema: missing table ZCOUNTRY (Z_PK, Z_ENT, Z_OPT, ZCODE, ZNAME) for entity Country\n"))
+                #expect(result.stderr.contains("hostile.sqlite: error: schema: unexpected view ZCOUNTRY: \(view)\n"))
+            default:
+                #expect(result.stderr == "hostile.sqlite: error: refusing to read this store: ZCOUNTRY, the table of entity Country, is a view (\(view.prefix(60))…); a Core Data store has no views, and reading one runs its query\n")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("export/Country.csv")))
+    }
+
+    /// `export` refuses a store holding a trigger the model does not define, naming it; `inspect`, which
+    /// has no model to judge by (Core Data keeps derived attributes with triggers), still reads it.
+    @Test func exportRefusesATriggerTheModelDoesNotDefine() throws {
+        let scratch = try Scratch()
+        let store = try LiveStores.carriers(in: scratch, name: "trigger.sqlite", rows: 0)
+        let trigger = "CREATE TRIGGER sneaky AFTER INSERT ON ZCOUNTRY BEGIN DELETE FROM ZPROVIDER; END"
+        do {
+            let database = try SQLiteDatabase(path: store, mode: .readWrite)
+            try database.execute(trigger)
+        }
+        let export = try scratch.run(["export", "trigger.sqlite", "--model", LiveStoreTests.model, "--output", "export"])
+        #expect(export.status == 1)
+        #expect(export.stderr == "trigger.sqlite: error: refusing to read this store: it holds trigger sneaky, which the model does not define (\(trigger.prefix(60))…)\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("export")))
+        let inspect = try scratch.run(["inspect", "trigger.sqlite"])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
     }
 }

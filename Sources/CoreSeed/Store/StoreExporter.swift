@@ -7,8 +7,9 @@ import Foundation
 /// (inherited ones included) named as in the model, a column per to-one relationship holding the
 /// destination's `pk`, and for ordered one-to-many and many-to-many relationships a column holding the
 /// destinations' `pk`s joined with ";" in the relationship's order. Rows are written in `Z_PK` order, so
-/// a rebuild numbers them the same way. The store is read through a `StoreSnapshot`: one committed state,
-/// never modified.
+/// a rebuild numbers them the same way. The store is read through a `StoreSnapshot` (one committed state,
+/// never modified), and refused when a table it reads is a view or it holds a trigger the model does not
+/// define.
 public struct StoreExporter {
     /// The file format of the entity files.
     public enum Format: String, Sendable, CaseIterable {
@@ -63,6 +64,10 @@ public struct StoreExporter {
 
     private func export(_ database: SQLiteDatabase, storePath: String, to directory: String, format: Format,
                         entity: String?, specModelPath: String?) throws -> Result {
+        let schema = try StoredSchema.read(database)
+        let own = "Core Data's own table"
+        try schema.refuseAlteredObjects(reading: [(CoreDataSchema.metadataTable, own), (CoreDataSchema.primaryKeyTable, own)],
+                                        allowedTriggers: nil, path: storePath)
         let (uuid, metadata): (String, StoreMetadata)
         do {
             (uuid, metadata) = try StoreMetadata.read(from: database)
@@ -72,6 +77,13 @@ public struct StoreExporter {
         let model = try chooseModel(metadata: metadata, storePath: storePath)
         let layout = try StoreLayout(model: model, configuration: nil, framework: FrameworkVersion(metadata.frameworkVersion))
         let graph = EntityGraph(model: model)
+        let tables = layout.tables.map { table in
+            let names = layout.entities.filter { $0.tableName == table.name }.map(\.name)
+            return (table.name, "the table of \(names.count == 1 ? "entity" : "entities") \(names.joined(separator: ", "))")
+        } + layout.joinTables.map { join in
+            (join.name, "the join table of \(join.firstEntity).\(join.firstRelationship) ↔ \(join.secondEntity).\(join.secondRelationship)")
+        }
+        try schema.refuseAlteredObjects(reading: tables, allowedTriggers: Set(layout.triggers), path: storePath)
 
         var selected = layout.entities.filter { !$0.isAbstract && $0.isInConfiguration && layout.table(forEntity: $0.name) != nil }
         if let entity {

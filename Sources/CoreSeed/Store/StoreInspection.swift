@@ -4,7 +4,8 @@ import Foundation
 /// page size, auto-vacuum and sidecar files.
 ///
 /// The header facts come from the original file's first 100 bytes; everything else through a
-/// `StoreSnapshot` (one committed state, the `-wal` included; nothing changed).
+/// `StoreSnapshot` (one committed state, the `-wal` included; nothing changed). A store whose tables
+/// that inspect reads are views is refused.
 public struct StoreInspection: Sendable {
     /// One row of `Z_PRIMARYKEY`, with the number of rows whose `Z_ENT` is this entity.
     public struct EntityRow: Sendable, Equatable {
@@ -54,10 +55,11 @@ public struct StoreInspection: Sendable {
         self.header = header
         self.sidecars = snapshot.sidecars.map { Sidecar(name: $0.name, size: $0.size) }
 
-        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name) = row[0] { return name }
-            return nil
-        })
+        let schema = try StoredSchema.read(database)
+        let tables = Set(schema.tables.map(\.name))
+        let own = "Core Data's own table"
+        try schema.refuseAlteredObjects(reading: [(CoreDataSchema.metadataTable, own), (CoreDataSchema.primaryKeyTable, own)],
+                                        allowedTriggers: nil, path: path)
         guard tables.contains(CoreDataSchema.metadataTable), tables.contains(CoreDataSchema.primaryKeyTable) else {
             throw FileError(path: path, message: "not a Core Data store: no \(CoreDataSchema.metadataTable) or \(CoreDataSchema.primaryKeyTable) table")
         }
@@ -100,6 +102,19 @@ public struct StoreInspection: Sendable {
             }
             return [CoreDataSchema.prefixed(root), "A" + CoreDataSchema.uppercased(root)]
         }
+        var readers: [(table: String, entities: [String])] = []
+        for (entity, names) in zip(parsed, candidates) {
+            for table in names {
+                if let index = readers.firstIndex(where: { $0.table == table }) {
+                    readers[index].entities.append(entity.1)
+                } else {
+                    readers.append((table, [entity.1]))
+                }
+            }
+        }
+        try schema.refuseAlteredObjects(reading: readers.map { table, entities in
+            (table, "the table of \(entities.count == 1 ? "entity" : "entities") \(entities.joined(separator: ", "))")
+        }, allowedTriggers: nil, path: path)
         var entities: [EntityRow] = []
         for ((number, name, superNumber, max), candidates) in zip(parsed, candidates) {
             var count: Int64?
