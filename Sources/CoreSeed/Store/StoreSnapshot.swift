@@ -18,14 +18,17 @@ import Foundation
 ///   takes no lock. Such a read is consistent only while no process writes the store file, and a writer
 ///   can change it only by checkpointing a WAL that it must first create: so the file is looked at
 ///   (`stat`: size, modification and change times) before and after, and `read` reads again when it
-///   changed (by then through the writer's `-wal` and `-shm`), at most 3 times.
+///   changed (by then through the writer's `-wal` and `-shm`), at most 3 times. What this cannot see: a
+///   writer that opens, commits, checkpoints and closes again within one tick of the file system's clock
+///   (a few milliseconds) after the file's previous change.
 /// - `privateCopy`: a WAL store whose `-wal` holds frames beside no `-shm` (copied without it, or left so
 ///   by a crash): no process has it open (an open WAL connection keeps a `-shm`), and reading it in place
 ///   would create the `-shm`. The store and its `-wal` are copied into a private folder in `$TMPDIR`,
 ///   which is removed when the snapshot ends and on SIGINT or SIGTERM (`InterruptCleanup`); the copy is
 ///   opened read-write, so SQLite replays the WAL into it. A copy taken while the files changed is taken
-///   again, within `timeout`. Also the fallback when a WAL store's `-shm` cannot be used in place (a
-///   read-only folder or `-shm`).
+///   again, within `timeout`. Also the fallback when SQLite cannot use a WAL store's `-shm` in place (it
+///   copes with a read-only `-shm` itself; an unreadable one fails): there an app may be writing, and its
+///   writes make the copy be taken again until `timeout`, then "in use".
 ///
 /// A rollback-journal store with a hot `-journal` (its writer stopped mid-transaction, so no process holds
 /// its lock) is read from a private copy too, store and `-journal`, which SQLite rolls back: a read-only
@@ -34,6 +37,11 @@ import Foundation
 /// Every connection is hardened for a store that may be hostile (`hardenForUntrustedReading`: defensive,
 /// untrusted schema, views and triggers off, `query_only`), and no step of a query runs longer than
 /// `stepLimit` (30 s, plus 1 s per 4 MiB of store).
+///
+/// The route is chosen from the file's first 100 bytes (`StoreFileHeader`, plain file I/O) and its
+/// sidecars (`stat`). POSIX drops every lock a process holds on a file when it closes any descriptor of
+/// it: a process that has the store open through another SQLite connection would lose that connection's
+/// locks here, so it verifies through that connection (`StoreVerifier.verify(_:into:)`) instead.
 ///
 /// Not `Sendable`: it owns an open connection. `end()` (or deinit) commits the read transaction, closes
 /// the connection and removes a private copy.
