@@ -18,6 +18,8 @@ public final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The file this connection opened.
     public let path: String
+    /// The time limit of one step, when one is set (`limitStepDuration(to:)`); armed by every step.
+    var stepDeadline: StepDeadline?
 
     /// Opens `path` (`sqlite3_open_v2`). A URI filename is used for read-only opens so that
     /// `immutable=1` can be passed.
@@ -57,12 +59,13 @@ public final class SQLiteDatabase {
 
     /// Runs one or more statements that return no rows we need (`sqlite3_exec`).
     public func execute(_ sql: String) throws(SQLiteError) {
+        stepDeadline?.arm()
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorMessage)
-            throw SQLiteError(code: rc, message: message, sql: sql, path: path)
+            throw SQLiteError(code: rc, message: stepDeadline?.message(for: rc) ?? message, sql: sql, path: path)
         }
     }
 
@@ -101,22 +104,46 @@ public final class SQLiteDatabase {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: code, message: lastErrorMessage, sql: sql, path: path)
+        SQLiteError(code: code, message: stepDeadline?.message(for: code) ?? lastErrorMessage, sql: sql, path: path)
     }
 
     /// Copies this whole database into `destination` with SQLite's online backup API
     /// (`sqlite3_backup_init` / `_step` / `_finish`), a consistent snapshot even while others write.
-    public func backup(into destination: SQLiteDatabase) throws(SQLiteError) {
+    ///
+    /// Inside a read transaction of this connection, the copy is of that transaction's snapshot and
+    /// needs no lock. Otherwise a step that another connection's lock stops (`SQLITE_BUSY`,
+    /// `SQLITE_LOCKED`) is tried again after a sleep (`sqlite3_sleep`: 1 ms, doubling up to 100 ms),
+    /// never in a busy loop, and after `timeout` the backup gives up with `SQLITE_BUSY`.
+    public func backup(into destination: SQLiteDatabase, timeout: Duration = .seconds(10)) throws(SQLiteError) {
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             throw destination.error(sqlite3_errcode(destination.handle), sql: nil)
         }
+        let clock = ContinuousClock()
+        let giveUp = clock.now.advanced(by: timeout)
+        var pause: Int32 = 1
         var rc: Int32
-        repeat {
+        while true {
             rc = sqlite3_backup_step(backup, -1)
-        } while rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+            if rc == SQLITE_OK { continue }
+            let primary = rc & 0xff
+            guard primary == SQLITE_BUSY || primary == SQLITE_LOCKED, clock.now < giveUp else { break }
+            sqlite3_sleep(pause)
+            pause = min(pause * 2, 100)
+        }
         let finish = sqlite3_backup_finish(backup)
+        let primary = rc & 0xff
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+            throw SQLiteError(code: rc, message: "still locked after \(SQLiteDatabase.seconds(timeout)) s (\(String(cString: sqlite3_errstr(rc))))",
+                              path: path)
+        }
         if rc != SQLITE_DONE { throw destination.error(rc, sql: nil) }
         if finish != SQLITE_OK { throw destination.error(finish, sql: nil) }
+    }
+
+    /// `duration` in seconds, as a message says it: "10", "0.5".
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? String(Int64(value)) : String(value)
     }
 
     /// `path` as the path part of an SQLite URI filename: every byte that is not printable ASCII, and

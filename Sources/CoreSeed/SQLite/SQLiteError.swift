@@ -27,6 +27,14 @@ public struct SQLiteResultCode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let tooBig = SQLiteResultCode(rawValue: SQLITE_TOOBIG)
     /// SQLite could not allocate memory.
     public static let noMemory = SQLiteResultCode(rawValue: SQLITE_NOMEM)
+    /// A table is locked by another connection of this process (shared cache, or a backup's own source).
+    public static let locked = SQLiteResultCode(rawValue: SQLITE_LOCKED)
+    /// A write was refused: the connection or the file is read-only (`query_only`, `mode=ro`).
+    public static let readOnly = SQLiteResultCode(rawValue: SQLITE_READONLY)
+    /// A statement was stopped: `sqlite3_interrupt`, or a progress handler (a step's time limit) said so.
+    public static let interrupt = SQLiteResultCode(rawValue: SQLITE_INTERRUPT)
+    /// Extended `readOnly`: a hot `-journal` needs rolling back, which a read-only connection cannot do.
+    public static let readOnlyRollback = SQLiteResultCode(rawValue: SQLITE_READONLY | (3 << 8))
 
     /// SQLite's English name of the code (`sqlite3_errstr`).
     public var description: String { String(cString: sqlite3_errstr(rawValue)) }
@@ -59,5 +67,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when the file is not a database or is damaged.
     public var isCorruption: Bool {
         code.primary == .notADatabase || code.primary == .corrupt
+    }
+
+    /// True when another connection's lock stopped the call (`SQLITE_BUSY`, `SQLITE_LOCKED`), after any
+    /// waiting the connection's busy timeout allowed.
+    public var isBusy: Bool {
+        code.primary == .busy || code.primary == .locked
     }
 }

@@ -123,6 +123,7 @@ public final class SQLiteStatement {
     /// Advances one row (`sqlite3_step`): true when a row is available, false when done.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
+        database.stepDeadline?.arm()
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true

@@ -1,33 +1,94 @@
 import Foundation
 
-/// Removes the store being built when the process is interrupted (SIGINT, SIGTERM), so an aborted
-/// build leaves nothing behind. A SIGKILL cannot be caught: the next build removes the dead build's
-/// temporary file instead (`StoreWriter.removeStaleTemporaryFiles`).
+/// Removes temporary files when the process is interrupted (SIGINT, SIGTERM), so an aborted command
+/// leaves nothing behind: the store a build is writing, the copy a backup is writing, a private copy of
+/// a store being read in `$TMPDIR` (`StoreSnapshot`). A SIGKILL cannot be caught: the next build removes
+/// the dead build's temporary file instead (`StoreWriter.removeStaleTemporaryFiles`).
+///
+/// Each registration is a list of files and then folders, kept as C strings that the signal handler
+/// can use without allocating; several can be registered at once (a backup's copy and the private copy
+/// it reads from).
 public enum InterruptCleanup {
-    /// The temporary store in progress, as a C string the signal handler can use without allocating.
-    nonisolated(unsafe) static var current: UnsafeMutablePointer<CChar>?
-
-    static func register(_ path: String) {
-        let old = current
-        current = strdup(path)
-        free(old)
+    /// What one `register` call added; pass it to `unregister` once the files are gone or kept.
+    public struct Registration: Sendable, Hashable {
+        let slot: Int
     }
 
-    static func clear() {
-        let old = current
-        current = nil
-        free(old)
+    /// The most registrations at one time.
+    static let capacity = 16
+
+    /// One entry per slot: nil, or a block of NUL-terminated paths ending with an empty string; a path
+    /// that ends with "/" is a folder, removed after the files before it.
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+
+    private static let lock = NSLock()
+
+    /// Registers the store at `path` with its `-journal`, `-wal` and `-shm`, and then `folder` (when given,
+    /// removed once empty), for removal if the process is interrupted.
+    static func register(store path: String, folder: String? = nil) -> Registration {
+        register(files: ["", "-journal", "-wal", "-shm"].map { path + $0 }, folders: folder.map { [$0] } ?? [])
     }
 
-    /// Installs the handlers (`signal(2)`); the CLI calls this once at start.
+    /// Registers `files` and then `folders` (removed once empty) for removal if the process is interrupted.
+    static func register(files: [String], folders: [String] = []) -> Registration {
+        var bytes: [UInt8] = []
+        for path in files where !path.isEmpty { bytes += Array(path.utf8) + [0] }
+        for path in folders where !path.isEmpty { bytes += Array(path.utf8) + (path.hasSuffix("/") ? [0] : [UInt8(ascii: "/"), 0]) }
+        bytes.append(0)
+        let block = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { source in
+            source.withMemoryRebound(to: CChar.self) { block.initialize(from: $0.baseAddress!, count: bytes.count) }
+        }
+        return lock.withLock {
+            guard let free = (0..<capacity).first(where: { slots[$0] == nil }) else {
+                preconditionFailure("more than \(capacity) temporary files registered for interrupt cleanup")
+            }
+            slots[free] = block
+            return Registration(slot: free)
+        }
+    }
+
+    /// Forgets a registration (its files were removed, or are kept).
+    static func unregister(_ registration: Registration) {
+        let block: UnsafeMutablePointer<CChar>? = lock.withLock {
+            let block = slots[registration.slot]
+            slots[registration.slot] = nil
+            return block
+        }
+        block?.deallocate()
+    }
+
+    /// Installs the handlers (`signal(2)`) and unblocks SIGINT and SIGTERM in the calling thread, which a
+    /// parent may have left blocked (they would then never arrive); the CLI calls this once at start.
     public static func installHandlers() {
+        _ = slots  // set up now, not lazily inside the handler
         signal(SIGINT, interruptHandler)
         signal(SIGTERM, interruptHandler)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }
 
-/// Async-signal-safe: only `unlink` and `_exit`.
+/// Async-signal-safe: only `unlink`, `rmdir` and `_exit`, over memory that was set up beforehand.
 private let interruptHandler: @convention(c) (Int32) -> Void = { signalNumber in
-    if let path = InterruptCleanup.current { unlink(path) }
+    for slot in 0..<InterruptCleanup.capacity {
+        guard var path = InterruptCleanup.slots[slot] else { continue }
+        while path.pointee != 0 {
+            let length = strlen(path)
+            if path[length - 1] == CChar(UInt8(ascii: "/")) {
+                rmdir(path)
+            } else {
+                unlink(path)
+            }
+            path += length + 1
+        }
+    }
     _exit(128 + signalNumber)
 }

@@ -1,23 +1,21 @@
 import Foundation
 
-/// `coreseed backup`: a consistent single-file copy of a store that may be in WAL mode and open by
-/// another process, made with SQLite's online backup API (not a file copy), checked, and renamed into place.
+/// `coreseed backup`: a consistent single-file copy of a store that may be live (an app writing to it in
+/// WAL or rollback-journal mode), made with SQLite's online backup API — never a file copy of a live
+/// store — checked, and renamed into place.
 ///
-/// How the source is read (the source and its sidecars are never written):
-/// - **In place, read-only** (`mode=ro`) when that creates nothing beside it: a rollback-journal store
-///   with no `-journal`, or a WAL store whose `-wal` and `-shm` both exist (and the `-shm` is writable).
-///   This is preferred because a live writer's committed transactions are then seen consistently through
-///   the shared `-shm` index. As in every WAL reader, SQLite takes its read locks and read marks in the
-///   `-shm`; the store file and the `-wal` are only read.
-/// - **From a `StoreSnapshot`** (a private copy of the store and its `-wal`) otherwise: a WAL store with
-///   no `-shm` (opening it would create one beside it), a hot `-journal` (a read-only connection cannot
-///   roll it back), or when the in-place read fails (e.g. a read-only folder). A writer that commits while
-///   the files are copied can make this copy miss its last transaction, never half of one: SQLite reads
-///   only complete, checksummed WAL frames.
+/// The source is read through a `StoreSnapshot`: in place read-only, in one read transaction that
+/// honours other processes' locks (a live store, WAL or rollback journal, `-journal` present or not),
+/// so the copy is of one committed state; or, for a WAL store that no process has open, in place
+/// immutable (checked unchanged) or from a private copy in `$TMPDIR` (its `-wal` holds content but it has
+/// no `-shm`). A lock held by another process is waited for up to `timeout`, asleep, then "in use by
+/// another process". The source and its sidecars are never written.
 public enum StoreBackup {
     /// How the source was read.
     public enum Route: Sendable, Equatable {
+        /// In place, through SQLite (`StoreSnapshot.Route.locked` or `.closedInPlace`).
         case inPlace
+        /// From a private copy of the store and its `-wal` (`StoreSnapshot.Route.privateCopy`).
         case snapshot(reason: String)
     }
 
@@ -29,10 +27,12 @@ public enum StoreBackup {
     }
 
     /// Copies `source` into a new single-file store at `destination` (rollback journal, no sidecars).
-    public static func backup(from source: String, to destination: String) throws -> Result {
+    /// `timeout`: how long a lock that another process holds on the source is waited for.
+    public static func backup(from source: String, to destination: String,
+                              timeout: Duration = StoreSnapshot.defaultTimeout) throws -> Result {
         let manager = FileManager.default
         guard manager.fileExists(atPath: source) else { throw FileError(.unreadableInput, path: source, message: "no store at this path") }
-        let header = try StoreFileHeader(path: source)
+        _ = try StoreFileHeader(path: source)
         let sourceURL = URL(fileURLWithPath: source).resolvingSymlinksInPath().standardizedFileURL
         let destinationURL = URL(fileURLWithPath: destination).resolvingSymlinksInPath().standardizedFileURL
         if sourceURL.path == destinationURL.path {
@@ -48,19 +48,16 @@ public enum StoreBackup {
         let temporary = directory.appendingPathComponent(".\(destinationURL.lastPathComponent).coreseed-\(getpid()).tmp").path
         StoreWriter.removeStaleTemporaryFiles(besides: destination)
         StoreWriter.removeFiles(at: temporary)
-        InterruptCleanup.register(temporary)
+        let cleanup = InterruptCleanup.register(store: temporary)
         defer {
             StoreWriter.removeFiles(at: temporary)
-            InterruptCleanup.clear()
+            InterruptCleanup.unregister(cleanup)
         }
 
-        var route = plannedRoute(source, header: header)
-        do {
-            try copy(source, route: route, into: temporary)
-        } catch let error as SQLiteError where route == .inPlace {
-            route = .snapshot(reason: "reading in place failed (\(error.message))")
+        let route = try StoreSnapshot.read(path: source, timeout: timeout) { snapshot in
             StoreWriter.removeFiles(at: temporary)
-            try copy(source, route: route, into: temporary)
+            try copy(snapshot.database, into: temporary, destination: destination, source: source, timeout: timeout)
+            return snapshot.route
         }
 
         let descriptor = open(temporary, O_RDONLY)
@@ -71,48 +68,27 @@ public enum StoreBackup {
         }
         // Sidecars of an older store at the destination would be replayed into the copy: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
-        return Result(route: route, size: size)
+        if case .privateCopy(let reason) = route { return Result(route: .snapshot(reason: reason), size: size) }
+        return Result(route: .inPlace, size: size)
     }
 
-    /// In place when a read-only open creates nothing beside the store; otherwise a snapshot.
-    static func plannedRoute(_ source: String, header: StoreFileHeader) -> Route {
-        let manager = FileManager.default
-        let hasWAL = manager.fileExists(atPath: source + "-wal")
-        let hasSHM = manager.fileExists(atPath: source + "-shm")
-        if header.journalMode == .wal || hasWAL {
-            if !hasWAL || !hasSHM {
-                return .snapshot(reason: "a read-only open of a WAL store without its \(hasWAL ? "-shm" : "-wal") would create one beside it")
-            }
-            if access(source + "-shm", R_OK | W_OK) != 0 {
-                return .snapshot(reason: "its -shm is not writable")
-            }
-            return .inPlace
-        }
-        if manager.fileExists(atPath: source + "-journal") {
-            return .snapshot(reason: "it has a -journal, which a read-only connection cannot roll back")
-        }
-        return .inPlace
-    }
-
-    /// Runs the backup into `temporary`, switches it to `journal_mode=DELETE` and checks it.
-    private static func copy(_ source: String, route: Route, into temporary: String) throws {
-        let snapshot: StoreSnapshot?
-        let reader: SQLiteDatabase
-        switch route {
-        case .inPlace:
-            snapshot = nil
-            reader = try SQLiteDatabase(path: source, mode: .readOnly(immutable: false))
-        case .snapshot:
-            snapshot = try StoreSnapshot(path: source)
-            reader = snapshot!.database
-        }
+    /// Runs the backup of `reader` (in its read transaction) into `temporary`, switches the copy to
+    /// `journal_mode=DELETE` and checks it.
+    private static func copy(_ reader: SQLiteDatabase, into temporary: String, destination: String, source: String,
+                             timeout: Duration) throws {
         let copy: SQLiteDatabase
         do {
             copy = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
         } catch {
             throw FileError(.cannotWriteOutput, path: temporary, message: "cannot create the copy: \(error.message)")
         }
-        try withExtendedLifetime(snapshot) { () throws(SQLiteError) in try reader.backup(into: copy) }
+        // The destination's errors are about the copy; the source's are the snapshot's to describe.
+        if case .failure(let error) = Swift.Result(catching: { () throws(SQLiteError) in try reader.backup(into: copy, timeout: timeout) }) {
+            if error.path == temporary {
+                throw FileError(.cannotWriteOutput, path: destination, message: "cannot write the copy: \(error.description)")
+            }
+            throw error
+        }
         let mode = try copy.scalar("PRAGMA journal_mode = DELETE")
         guard mode == .text("delete") else {
             throw FileError(path: temporary, message: "the copy cannot leave WAL mode (journal_mode is \(String(describing: mode)))")

@@ -7,7 +7,9 @@ import Foundation
 /// (inherited ones included) named as in the model, a column per to-one relationship holding the
 /// destination's `pk`, and for ordered one-to-many and many-to-many relationships a column holding the
 /// destinations' `pk`s joined with ";" in the relationship's order. Rows are written in `Z_PK` order, so
-/// a rebuild numbers them the same way. The store is read from a `StoreSnapshot`: never modified.
+/// a rebuild numbers them the same way. The store is read through a `StoreSnapshot` (one committed state,
+/// never modified), and refused when a table it reads is a view or it holds a trigger the model does not
+/// define.
 public struct StoreExporter {
     /// The file format of the entity files.
     public enum Format: String, Sendable, CaseIterable {
@@ -35,10 +37,13 @@ public struct StoreExporter {
     public let versions: ModelVersions
     /// The model version to read with; by default the one whose version hashes equal the store's.
     public let modelVersion: String?
+    /// How long a lock another process holds on the store is waited for before it is said to be in use.
+    public var timeout: Duration
 
-    public init(versions: ModelVersions, modelVersion: String? = nil) {
+    public init(versions: ModelVersions, modelVersion: String? = nil, timeout: Duration = StoreSnapshot.defaultTimeout) {
         self.versions = versions
         self.modelVersion = modelVersion
+        self.timeout = timeout
     }
 
     /// Exports the store at `storePath` into `directory` (created if missing).
@@ -51,12 +56,34 @@ public struct StoreExporter {
         if specModelPath != nil, format != .csv {
             throw FileError(.badRequest, path: storePath, message: "a spec needs CSV files: the build reads CSV, XML and SQLite sources, not JSON")
         }
-        let snapshot = try StoreSnapshot(path: storePath)
-        let database = snapshot.database
-        let (uuid, metadata) = try StoreMetadata.read(from: database)
+        return try StoreSnapshot.read(path: storePath, timeout: timeout) { snapshot in
+            try export(snapshot.database, storePath: storePath, to: directory, format: format, entity: entity,
+                       specModelPath: specModelPath)
+        }
+    }
+
+    private func export(_ database: SQLiteDatabase, storePath: String, to directory: String, format: Format,
+                        entity: String?, specModelPath: String?) throws -> Result {
+        let schema = try StoredSchema.read(database)
+        let own = "Core Data's own table"
+        try schema.refuseAlteredObjects(reading: [(CoreDataSchema.metadataTable, own), (CoreDataSchema.primaryKeyTable, own)],
+                                        allowedTriggers: nil, path: storePath)
+        let (uuid, metadata): (String, StoreMetadata)
+        do {
+            (uuid, metadata) = try StoreMetadata.read(from: database)
+        } catch let error as FileError {
+            throw FileError(error.kind, path: storePath, message: error.message)
+        }
         let model = try chooseModel(metadata: metadata, storePath: storePath)
         let layout = try StoreLayout(model: model, configuration: nil, framework: FrameworkVersion(metadata.frameworkVersion))
         let graph = EntityGraph(model: model)
+        let tables = layout.tables.map { table in
+            let names = layout.entities.filter { $0.tableName == table.name }.map(\.name)
+            return (table.name, "the table of \(names.count == 1 ? "entity" : "entities") \(names.joined(separator: ", "))")
+        } + layout.joinTables.map { join in
+            (join.name, "the join table of \(join.firstEntity).\(join.firstRelationship) ↔ \(join.secondEntity).\(join.secondRelationship)")
+        }
+        try schema.refuseAlteredObjects(reading: tables, allowedTriggers: Set(layout.triggers), path: storePath)
 
         var selected = layout.entities.filter { !$0.isAbstract && $0.isInConfiguration && layout.table(forEntity: $0.name) != nil }
         if let entity {

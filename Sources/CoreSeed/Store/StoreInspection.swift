@@ -3,8 +3,9 @@ import Foundation
 /// What `coreseed inspect` shows about a store: its metadata, entities with row counts, journal mode,
 /// page size, auto-vacuum and sidecar files.
 ///
-/// The header facts come from the original file's first 100 bytes; everything else from a
-/// `StoreSnapshot`, so neither the store nor its `-wal`/`-shm` is opened by SQLite or changed.
+/// The header facts come from the original file's first 100 bytes; everything else through a
+/// `StoreSnapshot` (one committed state, the `-wal` included; nothing changed). A store whose tables
+/// that inspect reads are views is refused.
 public struct StoreInspection: Sendable {
     /// One row of `Z_PRIMARYKEY`, with the number of rows whose `Z_ENT` is this entity.
     public struct EntityRow: Sendable, Equatable {
@@ -40,19 +41,25 @@ public struct StoreInspection: Sendable {
         StoreMetadata.Key.versionHashes,
     ]
 
-    /// Inspects the store at `path`.
-    public init(path: String) throws {
+    /// Inspects the store at `path`; `timeout`: how long a lock another process holds on it is waited for.
+    public init(path: String, timeout: Duration = StoreSnapshot.defaultTimeout) throws {
         let header = try StoreFileHeader(path: path)
-        let snapshot = try StoreSnapshot(path: path)
+        self = try StoreSnapshot.read(path: path, timeout: timeout) { snapshot in
+            try StoreInspection(snapshot, path: path, header: header)
+        }
+    }
+
+    private init(_ snapshot: StoreSnapshot, path: String, header: StoreFileHeader) throws {
         let database = snapshot.database
         self.path = path
         self.header = header
         self.sidecars = snapshot.sidecars.map { Sidecar(name: $0.name, size: $0.size) }
 
-        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { row -> String? in
-            if case .text(let name) = row[0] { return name }
-            return nil
-        })
+        let schema = try StoredSchema.read(database)
+        let tables = Set(schema.tables.map(\.name))
+        let own = "Core Data's own table"
+        try schema.refuseAlteredObjects(reading: [(CoreDataSchema.metadataTable, own), (CoreDataSchema.primaryKeyTable, own)],
+                                        allowedTriggers: nil, path: path)
         guard tables.contains(CoreDataSchema.metadataTable), tables.contains(CoreDataSchema.primaryKeyTable) else {
             throw FileError(path: path, message: "not a Core Data store: no \(CoreDataSchema.metadataTable) or \(CoreDataSchema.primaryKeyTable) table")
         }
@@ -85,16 +92,31 @@ public struct StoreInspection: Sendable {
             parsed.append((number, name, superNumber, max))
         }
         let byNumber = Dictionary(parsed.map { ($0.0, $0) }, uniquingKeysWith: { first, _ in first })
-        var entities: [EntityRow] = []
-        for (number, name, superNumber, max) in parsed {
-            // The root of the hierarchy names the table: Z + upper-cased name (A… for persistent-history entities).
+        // The root of the hierarchy names the table: Z + upper-cased name (A… for persistent-history entities).
+        let candidates = parsed.map { (_, name, superNumber, _) -> [String] in
             var root = name, parent = superNumber, steps = 0
             while parent != 0, let next = byNumber[parent], steps < parsed.count {
                 root = next.1
                 parent = next.2
                 steps += 1
             }
-            let candidates = [CoreDataSchema.prefixed(root), "A" + CoreDataSchema.uppercased(root)]
+            return [CoreDataSchema.prefixed(root), "A" + CoreDataSchema.uppercased(root)]
+        }
+        var readers: [(table: String, entities: [String])] = []
+        for (entity, names) in zip(parsed, candidates) {
+            for table in names {
+                if let index = readers.firstIndex(where: { $0.table == table }) {
+                    readers[index].entities.append(entity.1)
+                } else {
+                    readers.append((table, [entity.1]))
+                }
+            }
+        }
+        try schema.refuseAlteredObjects(reading: readers.map { table, entities in
+            (table, "the table of \(entities.count == 1 ? "entity" : "entities") \(entities.joined(separator: ", "))")
+        }, allowedTriggers: nil, path: path)
+        var entities: [EntityRow] = []
+        for ((number, name, superNumber, max), candidates) in zip(parsed, candidates) {
             var count: Int64?
             if let table = candidates.first(where: tables.contains) {
                 let sql = "SELECT count(*) FROM \(StoreInspection.quoted(table)) WHERE \(CoreDataSchema.entityColumn) = ?"

@@ -12,7 +12,8 @@ import Foundation
 /// Every check that queries a table or column first finds it in the `StoredSchema`, so a missing or
 /// misnamed one is reported as the schema difference it is, never as an SQLite error.
 ///
-/// Works on a `StoreSnapshot`, so a WAL store is read with its `-wal` and never modified.
+/// Reads the store through a `StoreSnapshot`: one committed state even while an app writes to it (its
+/// `-wal` included), never modified, and hardened against a schema altered to hang or mislead a reader.
 public struct StoreVerifier {
     /// How strictly a store is judged.
     public enum Standard: Sendable {
@@ -43,22 +44,28 @@ public struct StoreVerifier {
     public let versions: ModelVersions
     public let configuration: String?
     public let standard: Standard
+    /// How long `verify(storeAt:)` waits for a lock another process holds on the store before it says the
+    /// store is in use.
+    public var timeout: Duration
 
-    public init(versions: ModelVersions, configuration: String? = nil, standard: Standard = .runTime) {
+    public init(versions: ModelVersions, configuration: String? = nil, standard: Standard = .runTime,
+                timeout: Duration = StoreSnapshot.defaultTimeout) {
         self.versions = versions
         self.configuration = configuration
         self.standard = standard
+        self.timeout = timeout
     }
 
     /// Verifies the store at `path`.
     public func verify(storeAt path: String) throws -> Report {
-        let snapshot = try StoreSnapshot(path: path)
-        var report = Report()
-        for sidecar in snapshot.sidecars {
-            report.notes.append("sidecar file \(sidecar.name) (\(sidecar.size) bytes) beside the store")
+        try StoreSnapshot.read(path: path, timeout: timeout) { snapshot in
+            var report = Report()
+            for sidecar in snapshot.sidecars {
+                report.notes.append("sidecar file \(sidecar.name) (\(sidecar.size) bytes) beside the store")
+            }
+            try verify(snapshot.database, into: &report, storePath: path)
+            return report
         }
-        try verify(snapshot.database, into: &report, storePath: path)
-        return report
     }
 
     /// Verifies an open store (used by the writer on its own temporary file).

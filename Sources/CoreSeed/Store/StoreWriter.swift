@@ -14,6 +14,8 @@ public final class StoreWriter {
     public let temporaryPath: String
     private var database: SQLiteDatabase?
     private var finished = false
+    /// The temporary file's removal on SIGINT/SIGTERM, until it is renamed into place or removed.
+    private var cleanup: InterruptCleanup.Registration?
 
     /// Creates the temporary file and the entity and join tables. Indexes come after the load:
     /// building an index once over the loaded table is cheaper than keeping it up row by row.
@@ -30,7 +32,7 @@ public final class StoreWriter {
         }
         StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
         StoreWriter.removeFiles(at: temporaryPath)
-        InterruptCleanup.register(temporaryPath)
+        cleanup = InterruptCleanup.register(store: temporaryPath)
         do {
             self.database = try StoreWriter.create(at: temporaryPath, layout: layout)
         } catch {
@@ -49,16 +51,26 @@ public final class StoreWriter {
         self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
         StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
         StoreWriter.removeFiles(at: temporaryPath)
-        InterruptCleanup.register(temporaryPath)
-        let snapshot = try StoreSnapshot(path: targetPath)
+        cleanup = InterruptCleanup.register(store: temporaryPath)
+        let temporaryPath = self.temporaryPath
         do {
-            self.database = try StoreWriter.copy(snapshot.database, to: temporaryPath)
+            self.database = try StoreSnapshot.read(path: targetPath) { snapshot in
+                StoreWriter.removeFiles(at: temporaryPath)
+                do {
+                    return try StoreWriter.copy(snapshot.database, to: temporaryPath)
+                } catch let error as SQLiteError {
+                    throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot copy the existing store: \(error.description)")
+                }
+            }
         } catch {
             StoreWriter.removeFiles(at: temporaryPath)
-            throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot copy the existing store: \(error.description)")
+            cleanup.map(InterruptCleanup.unregister)
+            cleanup = nil
+            throw error as? FileError ?? FileError(path: targetPath, message: "cannot read the store: \(error)")
         }
     }
 
+    /// A copy of `source` (in its read transaction) at `path` through SQLite's online backup API, open for writing.
     private static func copy(_ source: SQLiteDatabase, to path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try source.backup(into: database)
@@ -123,7 +135,7 @@ public final class StoreWriter {
             database = nil
             StoreWriter.removeFiles(at: temporaryPath)
         }
-        InterruptCleanup.clear()
+        cleanup.map(InterruptCleanup.unregister)
     }
 
     /// Gives up: closes and removes the temporary file now (the target is untouched). A failed build
@@ -133,7 +145,8 @@ public final class StoreWriter {
         database = nil
         StoreWriter.removeFiles(at: temporaryPath)
         finished = true
-        InterruptCleanup.clear()
+        cleanup.map(InterruptCleanup.unregister)
+        cleanup = nil
     }
 
     /// Removes `.NAME.coreseed-PID.tmp` files left beside the target by builds that were killed

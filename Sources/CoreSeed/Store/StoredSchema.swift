@@ -75,3 +75,32 @@ public struct StoredSchema: Sendable {
         return StoredSchema(tables: tables, indexes: indexes, others: others)
     }
 }
+
+extension StoredSchema {
+    /// Refuses a store whose schema was altered to run code when it is read: a table that is about to be
+    /// read (`tables`: its name → what it is, "the table of entity Country") is a view, or a trigger is
+    /// not one of `allowedTriggers` (their SQL text; nil allows any). Core Data stores have no views, and
+    /// reading a view runs its query — an endless recursive one hangs the reader.
+    ///
+    /// Throws a `FileError` for `path` that names each such view and trigger with the start of its SQL.
+    func refuseAlteredObjects(reading tables: [(name: String, role: String)], allowedTriggers: Set<String>?,
+                              path: String) throws(FileError) {
+        var problems: [String] = []
+        for (name, role) in tables {
+            guard let view = others.first(where: { $0.type == "view" && $0.name == name }) else { continue }
+            problems.append("\(name), \(role), is a view (\(StoredSchema.excerpt(view.sql))); a Core Data store has no views, and reading one runs its query")
+        }
+        if let allowedTriggers {
+            for trigger in others where trigger.type == "trigger" && !allowedTriggers.contains(trigger.sql) {
+                problems.append("it holds trigger \(trigger.name), which the model does not define (\(StoredSchema.excerpt(trigger.sql)))")
+            }
+        }
+        guard !problems.isEmpty else { return }
+        throw FileError(path: path, message: "refusing to read this store: " + problems.joined(separator: "; "))
+    }
+
+    /// The first 60 characters of `sql`, then "…" when there is more.
+    static func excerpt(_ sql: String) -> String {
+        sql.count > 60 ? sql.prefix(60) + "…" : sql
+    }
+}

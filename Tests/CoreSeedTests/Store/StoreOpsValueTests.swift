@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CoreSeed
 
-/// Export value formats, file header parsing and backup routes.
+/// Export value formats and file header parsing.
 struct StoreOpsValueTests {
     @Test(arguments: [
         (291_268_800.0, "2010-03-26T04:00:00Z"),
@@ -57,30 +57,5 @@ struct StoreOpsValueTests {
         #expect(StoreFileHeader(bytes: bytes)?.autoVacuum == StoreFileHeader.AutoVacuum.none)
         #expect(StoreFileHeader(bytes: bytes)?.pageSize == 65536)
         #expect(StoreFileHeader(bytes: Array("not a database".utf8)) == nil)
-    }
-
-    @Test func backupReadsInPlaceOnlyWhenThatCreatesNothing() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = directory.appendingPathComponent("s.sqlite").path
-        var bytes = Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0, count: 84)
-        bytes[18] = 1; bytes[19] = 1
-        let rollback = StoreFileHeader(bytes: bytes)!
-        bytes[18] = 2; bytes[19] = 2
-        let wal = StoreFileHeader(bytes: bytes)!
-        _ = FileManager.default.createFile(atPath: store, contents: Data())
-        #expect(StoreBackup.plannedRoute(store, header: rollback) == .inPlace)
-        #expect(StoreBackup.plannedRoute(store, header: wal)
-                == .snapshot(reason: "a read-only open of a WAL store without its -wal would create one beside it"))
-        _ = FileManager.default.createFile(atPath: store + "-wal", contents: Data())
-        #expect(StoreBackup.plannedRoute(store, header: wal)
-                == .snapshot(reason: "a read-only open of a WAL store without its -shm would create one beside it"))
-        _ = FileManager.default.createFile(atPath: store + "-shm", contents: Data())
-        #expect(StoreBackup.plannedRoute(store, header: wal) == .inPlace)
-        try FileManager.default.removeItem(atPath: store + "-wal")
-        try FileManager.default.removeItem(atPath: store + "-shm")
-        _ = FileManager.default.createFile(atPath: store + "-journal", contents: Data())
-        #expect(StoreBackup.plannedRoute(store, header: rollback)
-                == .snapshot(reason: "it has a -journal, which a read-only connection cannot roll back"))
     }
 }

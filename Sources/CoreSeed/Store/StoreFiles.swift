@@ -1,0 +1,53 @@
+import Foundation
+
+/// A store's file and its sidecars as they are on disk (`stat(2)`): which exist, how large, when last
+/// changed. Two equal looks taken before and after a read mean that no process wrote to the files
+/// in between.
+struct StoreFiles: Equatable {
+    /// One file: identity, size, and modification and status-change times (nanoseconds).
+    struct Status: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int
+        let modified: Int64
+        let changed: Int64
+    }
+
+    let store: Status?
+    let wal: Status?
+    let shm: Status?
+    let journal: Status?
+
+    /// Looks at the store at `path` and its `-wal`, `-shm` and `-journal`.
+    init(_ path: String) {
+        store = StoreFiles.status(path)
+        wal = StoreFiles.status(path + "-wal")
+        shm = StoreFiles.status(path + "-shm")
+        journal = StoreFiles.status(path + "-journal")
+    }
+
+    /// The sidecars that exist, with their sizes, named after `path`'s last component.
+    func sidecars(of path: String) -> [(name: String, size: Int)] {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return [("-wal", wal), ("-shm", shm), ("-journal", journal)].compactMap { suffix, status in
+            status.map { (name + suffix, $0.size) }
+        }
+    }
+
+    /// Whether the `-wal` can hold committed frames: it exists and is longer than its 32-byte header.
+    var walHasFrames: Bool { (wal?.size ?? 0) > 32 }
+
+    static func status(_ path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        #endif
+        return Status(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+                      modified: modified, changed: changed)
+    }
+}
