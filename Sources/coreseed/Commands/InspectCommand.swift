@@ -14,7 +14,7 @@ enum InspectCommand: Command {
         every metadata key ('metadata KEY: VALUE', values as JSON; one line per version hash), then
         'entity Z_ENT NAME super Z_SUPER max Z_MAX rows N' per Z_PRIMARYKEY row (N counts rows of exactly
         that entity), and last 'coreseed: VERSION', the version of coreseed that read it. The store is
-        read from a private copy: it and its -wal/-shm are never opened or changed.
+        read through SQLite, read-only, in one read transaction; it and its -wal/-shm are never changed.
 
         --json prints {"store", "uuid", "journalMode", "pageSize", "autoVacuum",
         "sidecars": [{"name", "size"}], "metadata": {…}, "entities": [{"number", "name", "super", "max",

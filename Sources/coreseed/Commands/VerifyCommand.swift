@@ -19,7 +19,8 @@ enum VerifyCommand: Command {
         tables, ADD COLUMN text, stale indexes, renaming identifiers) is a note; what Core Data
         tolerates (dangling keys, NSStoreModelVersionIdentifiers) a warning.
         Exit 0 when the store matches, 1 with one line per difference (--strict: warnings too).
-        The store is read from a private copy: a WAL store and its -wal file are never modified.
+        The store is read through SQLite, read-only, in one read transaction (a live store is seen as
+        one committed state; a locked one is waited for, then refused); it is never modified.
 
         --json prints {"store", "ok", "modelVersion", "frameworkVersion", "differences", "warnings",
         "notes"}.
