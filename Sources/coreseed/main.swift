@@ -5,6 +5,9 @@ import Foundation
 InterruptCleanup.installHandlers()
 // A closed pipe is a write error (EPIPE) that the command reports and exits 74 for, not a silent death.
 signal(SIGPIPE, SIG_IGN)
+// Past a file size limit (ulimit -f) a write fails with EFBIG and the command says so, instead of the
+// process dying silently with its temporary files left behind.
+signal(SIGXFSZ, SIG_IGN)
 var status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
 // Diagnostics that could not reach stderr: a run that would have succeeded did not say all it had to.
 if status == .success && Terminal.stderrFailed { status = .ioError }

@@ -114,3 +114,35 @@ import Testing
         #expect(result.stderr.hasSuffix("Broken.xcdatamodeld/Broken.xcdatamodel/contents:4: error: not a valid model file: the text is not valid UTF-8 (Xcode writes models in UTF-8)\n"))
     }
 }
+
+/// Past a file size limit (`ulimit -f`) the build fails with one line naming the output, leaves no
+/// temporary file and keeps the previous store (issue 16: killed by SIGXFSZ with no message, its
+/// temporary files left behind).
+@Suite struct FileSizeLimitTests {
+    @Test func aBuildPastTheFileSizeLimitFailsCleanly() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Rows", """
+            <entity name="Row"><attribute name="id" attributeType="Integer 64"/><attribute name="text" optional="YES" attributeType="String"/></entity>
+            """)
+        try scratch.write("small.csv", "id,text\n1,one\n")
+        var rows = "id,text\n"
+        for index in 0..<20_000 { rows += "\(index),\(String(repeating: "x", count: 40))\n" }
+        try scratch.write("rows.csv", rows)
+        for (spec, source) in [("small.json", "small.csv"), ("rows.json", "rows.csv")] {
+            try scratch.write(spec, """
+                { "model": "Rows.xcdatamodeld", "output": "Rows.sqlite", "sources": { "r": { "csv": "\(source)" } },
+                  "entities": { "Row": { "from": "r", "key": "id" } } }
+                """)
+        }
+        #expect(try scratch.run(["build", "small.json", "--quiet"]).status == 0)
+        let previous = try Data(contentsOf: scratch.url.appendingPathComponent("Rows.sqlite"))
+        // 200 blocks of 512 bytes: the small store fits, the large one does not.
+        let result = try BinaryRunner.run(executable: URL(fileURLWithPath: "/bin/sh"),
+                                          ["-c", "ulimit -f 200; exec \"$0\" build rows.json", BinaryRunner.binary.path], in: scratch.url)
+        #expect(result.status == 73)
+        #expect(result.stderr == "Rows.sqlite: error: cannot write the store: disk I/O error (is the disk full, or a file size limit such as ulimit -f reached?); nothing was replaced\n")
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("Rows.sqlite")) == previous)
+        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+        #expect(names == ["Rows.sqlite", "Rows.xcdatamodeld", "rows.csv", "rows.json", "small.csv", "small.json"])
+    }
+}

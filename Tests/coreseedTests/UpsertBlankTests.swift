@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeed
 
 /// A blank cell in an upsert's change file leaves the stored value (`onBlank: keep`, the default);
 /// `onBlank: null` clears it (issue 14: blank latitude, longitude and country wiped stored values).
@@ -53,5 +54,27 @@ import Testing
             ["1", "2", "NULL", "happy"],
             ["2", "2", "NULL", ""],
         ])
+    }
+}
+
+/// `build --into` on a store an app has open refuses instead of renaming over it and removing its
+/// `-wal` (issue 16: the app's later commits reported success and never reached the disk).
+@Suite struct UpsertLiveStoreTests {
+    @Test func anUpsertIntoAStoreAnAppHasOpenIsRefusedAndLosesNothing() throws {
+        let scratch = try UpsertBlankTests.prepare()
+        do {
+            let app = try SQLiteDatabase(path: scratch.path("Moods.sqlite"), mode: .readWrite)
+            try app.execute("PRAGMA journal_mode = WAL; UPDATE ZMOOD SET ZNOTE = 'app edit' WHERE ZID = 3")
+            let refused = try scratch.run(["build", "spec.json", "--into", "Moods.sqlite", "--mode", "upsert"])
+            #expect(refused.status == 73)
+            #expect(refused.stderr == "Moods.sqlite: error: store in use by another process (an app has it open): nothing was changed; close the app, then update the store\n")
+            // The app goes on writing, and what it writes stays.
+            try app.execute("UPDATE ZMOOD SET ZNOTE = 'app edit 2' WHERE ZID = 2")
+        }
+        #expect(try scratch.query("Moods.sqlite", "SELECT ZID, ZNOTE FROM ZMOOD ORDER BY ZID") == [["1", "calm"], ["2", "app edit 2"], ["3", "app edit"]])
+        // Once the app has closed it, the update goes through.
+        let result = try scratch.run(["build", "spec.json", "--into", "Moods.sqlite", "--mode", "upsert"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("Moods.sqlite", "SELECT ZID, ZNOTE FROM ZMOOD ORDER BY ZID") == [["1", "happy"], ["2", "app edit 2"], ["3", "app edit"]])
     }
 }

@@ -91,6 +91,8 @@ public enum SeedBuild {
         } catch {
             finish.stopInputUUID()
             destination.writer?.abandon()
+            // An SQLite failure while writing is a failure to write the output (full disk, size limit).
+            if error is SQLiteError, let writer = destination.writer { throw StoreWriter.writeFailure(error, path: writer.targetPath) }
             throw error
         }
     }

@@ -19,6 +19,8 @@ public struct SQLiteResultCode: RawRepresentable, Sendable, Hashable, CustomStri
     public static let constraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT)
     /// The disk is full.
     public static let full = SQLiteResultCode(rawValue: SQLITE_FULL)
+    /// A read or write of the file failed (a file size limit, a device error).
+    public static let ioError = SQLiteResultCode(rawValue: SQLITE_IOERR)
     /// The file is not a database.
     public static let notADatabase = SQLiteResultCode(rawValue: SQLITE_NOTADB)
     /// A parameter index out of range (a bind to a parameter the statement does not have).

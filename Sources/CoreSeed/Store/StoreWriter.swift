@@ -88,9 +88,53 @@ public final class StoreWriter {
         do {
             try completeUpdate(connection, maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extraMetadata)
         } catch {
-            throw FileError(path: temporaryPath, message: "cannot finish the store: \(error)")
+            throw StoreWriter.writeFailure(error, path: targetPath)
         }
+        try StoreWriter.refuseIfInUse(targetPath)
         try install(check: check)
+    }
+
+    /// A failure while the store was written, said of the output (the user's file, never the temporary
+    /// one), with the likely cause when the file could not grow.
+    public static func writeFailure(_ error: any Error, path: String) -> FileError {
+        guard let error = error as? SQLiteError else {
+            return error as? FileError ?? FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(error)")
+        }
+        let cause = [SQLiteResultCode.full, .ioError].contains(error.code.primary)
+            ? " (is the disk full, or a file size limit such as ulimit -f reached?)" : ""
+        return FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(error.message)\(cause); nothing was replaced")
+    }
+
+    /// Refuses to replace a WAL store that another process has open: an app's connection keeps a shared
+    /// lock on the store while it is open, so switching the store out of WAL (which needs the only
+    /// connection) fails while it is there. Renaming over it and removing its `-wal` would make the
+    /// app's later commits go nowhere. A store nobody has open is checkpointed into its main file here,
+    /// so its `-wal`/`-shm` hold nothing when they are removed.
+    ///
+    /// The check and the rename are not one atomic step: a process that opens the store in between is
+    /// not seen. A rollback-journal store is checked for a transaction in progress only (an idle
+    /// connection holds no lock there).
+    static func refuseIfInUse(_ path: String) throws(FileError) {
+        let inUse = FileError(.cannotWriteOutput, path: path,
+                              message: "store in use by another process (an app has it open): nothing was changed; close the app, then update the store")
+        guard let header = try? StoreFileHeader(path: path) else { return }
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWrite)
+            database.setBusyTimeout(milliseconds: 2_000)
+            if header.journalMode == .wal {
+                let mode = try database.scalar("PRAGMA journal_mode = DELETE")
+                guard case .text(let now)? = mode, now.lowercased() == "delete" else { throw inUse }
+            } else {
+                try database.execute("BEGIN EXCLUSIVE; ROLLBACK")
+            }
+        } catch let error as SQLiteError {
+            if [.busy, .locked].contains(error.code.primary) { throw inUse }
+            throw FileError(.cannotWriteOutput, path: path, message: "cannot take the store over to replace it: \(error.message)")
+        } catch let error as FileError {
+            throw error
+        } catch {
+            throw inUse
+        }
     }
 
     private func completeUpdate(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64],
@@ -244,7 +288,7 @@ public final class StoreWriter {
         do {
             try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata)
         } catch {
-            throw FileError(path: temporaryPath, message: "cannot finish the store: \(error.description)")
+            throw StoreWriter.writeFailure(error, path: targetPath)
         }
         try install(check: check)
     }
