@@ -146,3 +146,22 @@ import Testing
         #expect(names == ["Rows.sqlite", "Rows.xcdatamodeld", "rows.csv", "rows.json", "small.csv", "small.json"])
     }
 }
+
+/// A replaced output keeps its permission bits, and a symlinked output stays a link to the store it
+/// names (issue 16: 0600 became 0644, a symlink became a plain file).
+@Suite struct OutputOwnershipTests {
+    @Test func theReplacedStoreKeepsItsModeAndItsSymlink() throws {
+        let scratch = try InputsAreSacredTests.prepare()
+        try FileManager.default.createDirectory(atPath: scratch.path("real"), withIntermediateDirectories: true)
+        #expect(try scratch.run(["build", "spec.json", "--output", "real/Library.sqlite", "--quiet"]).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: scratch.path("real/Library.sqlite"))
+        try FileManager.default.createSymbolicLink(atPath: scratch.path("Link.sqlite"), withDestinationPath: "real/Library.sqlite")
+        try scratch.write("books.csv", "isbn,title\n1,Alpha\n2,Beta\n")
+        let result = try scratch.run(["build", "spec.json", "--output", "Link.sqlite", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.path("Link.sqlite")) == "real/Library.sqlite")
+        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("real/Library.sqlite"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try scratch.query("real/Library.sqlite", "SELECT count(*) FROM ZBOOK") == [["2"]])
+    }
+}

@@ -20,6 +20,7 @@ public final class StoreWriter {
     /// Creates the temporary file and the entity and join tables. Indexes come after the load:
     /// building an index once over the loaded table is cheaper than keeping it up row by row.
     public init(layout: StoreLayout, targetPath: String) throws(FileError) {
+        let targetPath = StoreWriter.throughSymlinks(targetPath)
         self.layout = layout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
@@ -45,6 +46,7 @@ public final class StoreWriter {
     /// backup API (its `-wal` included) in the temporary file, where rows are then added and updated.
     /// The existing store is read, never written, until the finished copy replaces it.
     public init(updating targetPath: String, layout: StoreLayout) throws(FileError) {
+        let targetPath = StoreWriter.throughSymlinks(targetPath)
         self.layout = layout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
@@ -92,6 +94,28 @@ public final class StoreWriter {
         }
         try StoreWriter.refuseIfInUse(targetPath)
         try install(check: check)
+    }
+
+    /// The file a symlinked output points at (followed to its end), so that the store replaces that file
+    /// and the link stays a link; `path` itself when it is not a symlink.
+    static func throughSymlinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<32 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+                  let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = destination.hasPrefix("/") ? destination
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
+        }
+        return current
+    }
+
+    /// Gives the new file the permission bits (and, when allowed, the owner) of the store it replaces.
+    static func keepOwnership(of target: String, on replacement: String) {
+        var info = stat()
+        guard stat(target, &info) == 0 else { return }
+        chmod(replacement, info.st_mode & 0o7777)
+        if geteuid() == 0 { _ = chown(replacement, info.st_uid, info.st_gid) }
     }
 
     /// A failure while the store was written, said of the output (the user's file, never the temporary
@@ -302,6 +326,7 @@ public final class StoreWriter {
             throw FileError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }
         self.database = nil  // closes the connection: the file is complete on disk
+        StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
         let descriptor = open(temporaryPath, O_RDONLY)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }
         guard rename(temporaryPath, targetPath) == 0 else {
