@@ -41,7 +41,8 @@ import CoreSeed
         let uuid = try scratch.query("FailedBanksCD.sqlite", "SELECT Z_UUID FROM Z_METADATA")
         let result = try scratch.run(["build", "changed.json", "--into", "FailedBanksCD.sqlite", "--mode", "upsert"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("updated FailedBanksCD.sqlite: 2 rows added, 1 updated, 463 unchanged in "))
+        // The summary says what happened to the store (issue 14): 466 rows before, 1 of them updated.
+        #expect(result.stdout.hasPrefix("updated FailedBanksCD.sqlite: 2 added, 1 updated, 465 kept in "))
         #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [["FailedBankDetails", "234"], ["FailedBankInfo", "234"]])
         // Changed: Z_OPT 2 and the new date (2010-04-01 in New York = 291787200); the rest Z_OPT 1.
         #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT Z_PK, Z_OPT, ZUPDATEDDATE FROM ZFAILEDBANKDETAILS WHERE Z_OPT > 1") == [["1", "2", "291787200"]])
@@ -171,5 +172,36 @@ import CoreSeed
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdout.contains("note: migrated in place: Z_PRIMARYKEY names entity LuxuryCar (Z_ENT 3) by its renaming identifier 'ExpensiveSportCar'"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("unused.sqlite")))
+    }
+
+    /// `--into A --output B` writes the updated store to B and leaves A byte for byte as it was.
+    @Test func intoWithOutputLeavesTheStoreItReadUntouched() throws {
+        let scratch = try Self.prepare()
+        let before = try Data(contentsOf: scratch.url.appendingPathComponent("FailedBanksCD.sqlite"))
+        let result = try scratch.run(["build", "changed.json", "--into", "FailedBanksCD.sqlite", "--output", "v2.sqlite"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("updated v2.sqlite: 2 added, 1 updated, 465 kept in "))
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("FailedBanksCD.sqlite")) == before)
+        #expect(try scratch.query("v2.sqlite", "SELECT count(*) FROM ZFAILEDBANKINFO") == [["234"]])
+        #expect(try scratch.run(["verify", "v2.sqlite", "--model", Self.model]).status == 0)
+        let same = try scratch.run(["build", "changed.json", "--into", "FailedBanksCD.sqlite", "--output", "./FailedBanksCD.sqlite"])
+        #expect(same.status == 64)
+        #expect(same.stderr == "./FailedBanksCD.sqlite: error: --output names the --into store; leave --output out to update it in place\n")
+    }
+
+    /// Forgetting `modelVersion` names the version that wrote the store and the key to set (issue 14).
+    @Test(.needsCorpus) func aStoreOfAnotherModelVersionSaysWhichAndTheKeyToSet() throws {
+        let scratch = try Scratch()
+        let corpusModel = StoreOps.corpus.appendingPathComponent("objcio-moody1/model/Moody.xcdatamodeld")
+        let store = try StoreOps.copyCorpusStore("objcio-moody1", into: scratch.url)
+        try scratch.write("countries.csv", "numericISO3166Code\n36\n")
+        try scratch.write("spec.json", """
+            { "model": "\(corpusModel.path)", "output": "unused.sqlite", "sources": { "c": { "csv": "countries.csv" } },
+              "entities": { "Country": { "from": "c", "key": "numericISO3166Code" } } }
+            """)
+        let result = try scratch.run(["build", "spec.json", "--into", store])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the store to update was written by model version 'Moody', but the spec builds '"))
+        #expect(result.stderr.contains("set \"modelVersion\": \"Moody\" in the spec"))
     }
 }

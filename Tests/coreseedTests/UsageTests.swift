@@ -98,8 +98,9 @@ import Testing
         (["verify", "store.sqlite"], "missing --model MODEL"),
         (["export", "store.sqlite", "--model", "M.xcdatamodeld", "--format=xml"], "--format must be csv or json, not 'xml'"),
         (["build", "--mode", "merge"], "--mode must be replace, upsert or insert, not 'merge'"),
-        (["build", "--into", "a.sqlite", "--output", "b.sqlite"],
-         "--into and --output exclude each other: an upsert writes back to the store it updates"),
+        // --into A --output B is allowed now (issue 14: A is left as it was); --mode needs --into.
+        (["build", "--mode", "upsert"], "--mode upsert needs --into STORE, the store to update"),
+        (["build", "--into", "a.sqlite", "--mode", "replace"], "--mode replace writes a new store; --into updates one: give one of them"),
     ])
     func usageErrors(_ words: [String], message: String) throws {
         let command = words[0]

@@ -19,6 +19,9 @@ public struct BuildReport: Sendable {
     public var rejected: [MappingError] = []
     /// The store written; nil in a dry run.
     public var output: String?
+    /// An update of an existing store (`--into`): how many rows of the seeded entities it had before
+    /// (nil for a new store). The summary says how many of them were kept as they were.
+    public var storedRowsBefore: Int?
     public var seconds: Double = 0
 
     public var totalRows: Int { entities.reduce(0) { $0 + $1.rows } }

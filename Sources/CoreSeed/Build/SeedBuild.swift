@@ -67,15 +67,23 @@ public enum SeedBuild {
         let mode = options.mode ?? spec.mode
         let plan = BuildPlan(mapping: mapping, specPath: specPath, options: options, updatesAStore: mode != .replace)
         let output = outputPath(spec: spec, options: options)
-        if !options.dryRun { try spec.refuseOverwritingInputs(options.into ?? output, as: "output") }
+        // Where the store goes: an update writes back over the store it reads, unless --output names
+        // another file (`--into A --output B` leaves A as it was).
+        let written = options.into.map { options.output ?? $0 } ?? output
+        let updatedStore = options.into.map { [(path: $0, role: "the store to update (--into)")] } ?? []
+        if let into = options.into, options.output != nil, FileIdentity.sameFile(into, written) {
+            throw FileError(.badRequest, path: written, message: "--output names the --into store; leave --output out to update it in place")
+        }
+        if !options.dryRun { try spec.refuseOverwritingInputs(written, as: "output", also: options.output == nil ? [] : updatedStore) }
         if let report = options.reportPath {
-            try spec.refuseOverwritingInputs(report, as: "report", also: [(options.into ?? output, "the output store")])
+            try spec.refuseOverwritingInputs(report, as: "report", also: [(written, "the output store")] + updatedStore)
         }
         let destination: Destination
         if mode != .replace {
             let target = options.into ?? output
             options.progress?("reading the store to update")
-            let (writer, rows) = try openExisting(target, versions: versions, model: model, plan: plan, options: options)
+            let (writer, rows) = try openExisting(target, writingTo: options.into == nil ? nil : options.output,
+                                                  versions: versions, model: model, plan: plan, options: options)
             destination = .existingStore(writer, rows, insertOnly: mode == .insert)
         } else if options.dryRun {
             destination = .nowhere
@@ -156,6 +164,7 @@ public enum SeedBuild {
         timing.mark("pass 2: rows")
 
         var report = BuildReport()
+        report.storedRowsBefore = existing.map { rows in rows.keys.reduce(0) { $0 + $1.count } }
         for (index, entity) in mapping.entities.enumerated() {
             let state = keys.states.isEmpty ? EntityState() : keys.states[index]
             report.entities.append(.init(name: entity.name, rows: producer.produced[index], rejected: state.rejected,
@@ -213,16 +222,22 @@ public enum SeedBuild {
 
     /// Checks that the store to update matches the model (as `verify` judges a store Core Data wrote:
     /// migration history is fine), copies it to the temporary file, and reads the keys of its rows.
-    private static func openExisting(_ target: String, versions: ModelVersions, model: Model, plan: BuildPlan,
-                                     options: Options) throws -> (StoreWriter, ExistingRows) {
+    private static func openExisting(_ target: String, writingTo output: String?, versions: ModelVersions, model: Model,
+                                     plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows) {
+        let configuration = options.configuration ?? plan.mapping.spec.configuration
         let single = ModelVersions(versions: [model], currentVersionName: model.versionName, path: versions.path)
-        let report = try StoreVerifier(versions: single, configuration: options.configuration ?? plan.mapping.spec.configuration)
-            .verify(storeAt: target)
+        let report = try StoreVerifier(versions: single, configuration: configuration).verify(storeAt: target)
         guard report.isMatch else {
+            // Another version of the model may have written it: say which, and the spec key to set.
+            if report.matchedVersion == nil, versions.versions.count > 1,
+               let other = try? StoreVerifier(versions: versions, configuration: configuration).verify(storeAt: target).matchedVersion,
+               other != model.versionName {
+                throw FileError(path: target, message: "the store to update was written by model version '\(other)', but the spec builds '\(model.versionName)': set \"modelVersion\": \"\(other)\" in the spec (or migrate the store to '\(model.versionName)' first)")
+            }
             let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
             throw FileError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
         }
-        let writer = try StoreWriter(updating: target, layout: plan.mapping.layout)
+        let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.mapping.layout)
         do {
             return (writer, try ExistingRows.load(writer.store, plan: plan))
         } catch {

@@ -45,8 +45,10 @@ public final class StoreWriter {
     /// Opens a copy of the existing store at `targetPath` for an upsert: a consistent copy through SQLite's
     /// backup API (its `-wal` included) in the temporary file, where rows are then added and updated.
     /// The existing store is read, never written, until the finished copy replaces it.
-    public init(updating targetPath: String, layout: StoreLayout) throws(FileError) {
-        let targetPath = StoreWriter.throughSymlinks(targetPath)
+    /// `writingTo`: where the updated store goes (`--into A --output B`); the store itself by default,
+    /// and then `A` is left as it was.
+    public init(updating sourcePath: String, writingTo output: String? = nil, layout: StoreLayout) throws(FileError) {
+        let targetPath = StoreWriter.throughSymlinks(output ?? sourcePath)
         self.layout = layout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
@@ -56,7 +58,7 @@ public final class StoreWriter {
         cleanup = InterruptCleanup.register(store: temporaryPath)
         let temporaryPath = self.temporaryPath
         do {
-            self.database = try StoreSnapshot.read(path: targetPath) { snapshot in
+            self.database = try StoreSnapshot.read(path: sourcePath) { snapshot in
                 StoreWriter.removeFiles(at: temporaryPath)
                 do {
                     return try StoreWriter.copy(snapshot.database, to: temporaryPath)
@@ -68,7 +70,7 @@ public final class StoreWriter {
             StoreWriter.removeFiles(at: temporaryPath)
             cleanup.map(InterruptCleanup.unregister)
             cleanup = nil
-            throw error as? FileError ?? FileError(path: targetPath, message: "cannot read the store: \(error)")
+            throw error as? FileError ?? FileError(path: sourcePath, message: "cannot read the store: \(error)")
         }
     }
 
@@ -92,7 +94,6 @@ public final class StoreWriter {
         } catch {
             throw StoreWriter.writeFailure(error, path: targetPath)
         }
-        try StoreWriter.refuseIfInUse(targetPath)
         try install(check: check)
     }
 
@@ -326,6 +327,8 @@ public final class StoreWriter {
             throw FileError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }
         self.database = nil  // closes the connection: the file is complete on disk
+        // Never rename over a store an app has open (its later commits would go nowhere).
+        if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath) }
         StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
         let descriptor = open(temporaryPath, O_RDONLY)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }

@@ -21,10 +21,12 @@ enum BuildCommand: Command {
         store. The store is built in a temporary file and replaces the output only when complete and
         verified; on any error the previous output is untouched. Prints one summary line.
 
-        --into STORE (or --mode) updates an existing store that matches the model, in a copy that
-        replaces it when complete: upsert updates the rows matched by key (Z_OPT + 1 when a value
-        changes), adds new rows above Z_MAX and keeps the rows the input does not mention; insert adds
-        new rows only; replace (the default without --into) writes a new store.
+        --into STORE updates an existing store that matches the model, in a copy that replaces it when
+        complete (with --output PATH, the updated store goes there and STORE is left as it was):
+        --mode upsert (the default) updates the rows matched by key (Z_OPT + 1 when a value changes;
+        a blank cell keeps the stored value unless the spec says "onBlank": "null"), adds new rows
+        above Z_MAX and keeps the rows the input does not mention; insert adds new rows only. A store
+        an app has open is refused, never replaced under it.
 
         Progress goes to stderr: on a terminal one line rewritten in place (reading, linking, writing,
         checking, with counts and a percentage when the total is known); otherwise a plain line at
@@ -45,8 +47,13 @@ enum BuildCommand: Command {
         } else if options.into != nil {
             options.mode = .upsert
         }
-        if options.into != nil && options.output != nil {
-            throw Arguments.UsageError(message: "--into and --output exclude each other: an upsert writes back to the store it updates")
+        // --mode says how --into updates a store: without it there is no store to update, and replace
+        // would ignore it.
+        if options.into == nil, let mode = options.mode, mode != .replace {
+            throw Arguments.UsageError(message: "--mode \(mode.rawValue) needs --into STORE, the store to update")
+        }
+        if options.into != nil, options.mode == .replace {
+            throw Arguments.UsageError(message: "--mode replace writes a new store; --into updates one: give one of them")
         }
         let quiet = arguments.flag("quiet")
         let display = quiet ? nil : ProgressDisplay()
@@ -96,9 +103,10 @@ enum BuildCommand: Command {
         let rate = report.seconds > 0 ? Int(Double(rows) / report.seconds) : rows
         let what = dryRun ? "checked (dry run, nothing written)" : "built \(Terminal.displayPath(report.output ?? ""))"
         let seconds = String(format: "%.2f", report.seconds)
-        let updated = report.entities.reduce(0) { $0 + $1.updated }, unchanged = report.entities.reduce(0) { $0 + $1.unchanged }
-        if updated + unchanged > 0 {
-            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) rows added, \(updated) updated, \(unchanged) unchanged in \(String(format: "%.2f", report.seconds)) s"
+        if let before = report.storedRowsBefore {
+            // An update says what happened to the store: rows added, rows changed, rows kept as they were.
+            let updated = report.entities.reduce(0) { $0 + $1.updated }
+            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) added, \(updated) updated, \(before - updated) kept in \(seconds) s"
         }
         let joins = report.joinRows.values.reduce(0, +)
         let joinText = joins > 0 ? " and \(joins) join rows" : ""
