@@ -131,17 +131,8 @@ struct EntityGraph: Sendable {
     func joinTables(members: Set<String>?) throws(FileError) -> [StoreLayout.JoinTable] {
         var result: [StoreLayout.JoinTable] = []
         var claimed = Set<String>()
-        var usedColumns = Set<String>()
-        func unique(_ base: String) -> String {
-            var name = base
-            var suffix = 1
-            while usedColumns.contains(name) {
-                name = base + String(suffix)
-                suffix += 1
-            }
-            usedColumns.insert(name)
-            return name
-        }
+        var columnNames = UniqueNames()
+        func unique(_ base: String) -> String { columnNames.name(for: base) }
         for visit in relationshipVisits(members: members) where visit.relationship.isToMany {
             let (a, r) = (visit.owner, visit.relationship)
             let key = "\(a.name).\(r.name)"

@@ -102,18 +102,12 @@ private struct TableBuilder {
             (.fixed, .init(name: CoreDataSchema.entityColumn, sqlType: "INTEGER", role: .entity)),
             (.fixed, .init(name: CoreDataSchema.optimisticLockColumn, sqlType: "INTEGER", role: .optimisticLock)),
         ]
-        var used = Set(built.map(\.column.name))
+        var names = UniqueNames(taken: built.map(\.column.name))
         /// Property (entity.name) → column name, for indexes and constraints.
         var columnOf: [String: String] = [:]
         // A name already taken in the table (a sibling's same-named attribute) gets 1, 2, … in build order.
         func add(_ base: String, _ rank: Rank, _ type: String, _ role: StoreLayout.Column.Role, property: String? = nil) {
-            var name = base
-            var suffix = 1
-            while used.contains(name) {
-                name = base + String(suffix)
-                suffix += 1
-            }
-            used.insert(name)
+            let name = names.name(for: base)
             built.append((rank, .init(name: name, sqlType: type, role: role)))
             if let property { columnOf[property] = name }
         }
