@@ -20,6 +20,10 @@ extension ReaderError {
         case corruptDatabase(String)
         case noSuchTable(String, known: [String])
         case queryNotReadOnly
+        /// The query text holds more than one statement (only the first would run).
+        case queryHasSeveralStatements(String)
+        /// The query text is empty (or only comments).
+        case emptyQuery
         case sqlite(String)
         // XML
         case xmlSyntax(String)
@@ -49,6 +53,8 @@ extension ReaderError.Reason {
         case .corruptDatabase(let sqlite): return "the database is corrupt (\(sqlite))"
         case .noSuchTable(let name, _): return "no table or view named '\(name)'"
         case .queryNotReadOnly: return "the query would modify the database"
+        case .queryHasSeveralStatements(let rest): return "the query holds more than one statement; only the first would run (then: \(rest))"
+        case .emptyQuery: return "the query is empty"
         case .sqlite(let sqlite): return "SQLite error: \(sqlite)"
         case .xmlSyntax(let text): return "XML error: \(text)"
         case .xmlEntitiesDeclared: return "the document declares entities, which are not expanded"
@@ -65,6 +71,8 @@ extension ReaderError.Reason {
         case .noSuchTable(_, let known):
             return known.isEmpty ? "the database has no tables" : "tables: " + known.joined(separator: ", ")
         case .queryNotReadOnly: return "a source query must only read, e.g. SELECT * FROM t"
+        case .queryHasSeveralStatements: return "give one SELECT statement per source; join or UNION what you need in it"
+        case .emptyQuery: return "give a SELECT statement, e.g. SELECT * FROM t, or \"table\" instead of \"query\""
         case .xmlEntitiesDeclared: return "remove the <!ENTITY> declarations; entity expansion is refused for safety"
         case .xmlUnsupportedPath:
             return "use \"child\", \"a/b\", \"@attr\", \"a/b/@attr\", \".\", \"../@attr\", \"../child\", \"#\", \"../#\", with an optional \"[n]\" to pick the nth of repeated values"

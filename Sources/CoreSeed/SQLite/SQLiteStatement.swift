@@ -9,14 +9,24 @@ public final class SQLiteStatement {
     public let sql: String
     let database: SQLiteDatabase
 
+    /// The text after the first statement (`pzTail`), for callers that must run exactly one.
+    public let remainder: String
+
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK, let statement else {
-            throw database.error(rc, sql: sql)
+        var remainder = ""
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(database.handle, text, -1, &statement, &tail)
+            if let tail { remainder = String(cString: tail) }
+            return rc
         }
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+        // SQLite prepares nothing, successfully, from text that is only space or comments.
+        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "the SQL text holds no statement", sql: sql, path: database.path) }
         self.handle = statement
         self.sql = sql
+        self.remainder = remainder
         self.database = database
     }
 

@@ -13,7 +13,7 @@ import Testing
         #expect(records[0].values[0] == .integer(1))
         #expect(records[0].values[4] == .integer(57060))
         #expect(records[0].values[1] == .text("Desert Hills Bank"))
-        #expect(records[0].location.description == "\(Self.banklist):query")
+        #expect(records[0].location.description == "\(Self.banklist):query:1")  // a query row is located by its ordinal (issue 14)
     }
 
     @Test func tableSourceHasRowidLocationsAndHidesTheRowid() throws {
@@ -124,5 +124,42 @@ import Testing
         let error = readerError { _ = try SQLiteRecordReader(path: "/nonexistent/x.sqlite", selection: .table("t")) }
         #expect(error?.diagnosticLines == ["/nonexistent/x.sqlite: error: no such file"])
         #expect(error?.kind == .unreadableInput)  // exit 66
+    }
+}
+
+/// A query source runs exactly one statement, and its rows are located by their ordinal (issues 14, 16:
+/// only the first statement ran, silently; an empty query said "not an error"; rows had no number).
+@Suite struct SQLiteQuerySourceTests {
+    static func database() throws -> (URL, String) {
+        let directory = try TestPaths.temporaryDirectory()
+        let path = directory.appendingPathComponent("legacy.sqlite3").path
+        let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try database.execute("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (10), (20)")
+        return (directory, path)
+    }
+
+    @Test(arguments: [
+        ("SELECT a FROM t; DELETE FROM t", "the query holds more than one statement; only the first would run (then: DELETE FROM t)"),
+        ("SELECT a FROM t; SELECT 2", "the query holds more than one statement; only the first would run (then: SELECT 2)"),
+        ("", "the query is empty"),
+        (" -- nothing\n", "the query is empty"),
+    ])
+    func aQueryThatIsNotOneStatementIsRefused(_ sql: String, _ message: String) throws {
+        let (directory, path) = try Self.database()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect {
+            _ = try SQLiteRecordReader(path: path, selection: .query(sql))
+        } throws: { error in
+            (error as? ReaderError)?.message == message
+        }
+    }
+
+    @Test func trailingSemicolonsAndCommentsAreFineAndRowsAreNumbered() throws {
+        let (directory, path) = try Self.database()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reader = try SQLiteRecordReader(path: path, selection: .query("SELECT a FROM t ORDER BY a; -- done\n"))
+        #expect(try reader.next()?.location.description == "\(path):query:1")
+        #expect(try reader.next()?.location.description == "\(path):query:2")
+        #expect(try reader.next() == nil)
     }
 }

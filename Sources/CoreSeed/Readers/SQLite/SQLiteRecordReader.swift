@@ -20,6 +20,8 @@ public final class SQLiteRecordReader: RecordReader {
     private var failure: ReaderError?
     private var finished = false
     private var started = false
+    /// Rows read so far: a query's row has no rowid, so its location is its 1-based ordinal.
+    private var rowsRead: Int64 = 0
 
     /// Opens `path` and prepares the selection; fails on a missing file, a non-database, an
     /// unknown table or SQL that does not compile.
@@ -75,8 +77,22 @@ public final class SQLiteRecordReader: RecordReader {
                 fieldNames = columns
             case .query(let sql):
                 tableLabel = "query"
+                let isBlank = { (text: String) in text.allSatisfy { $0.isWhitespace || $0 == ";" } }
+                guard !isBlank(sql) else { throw ReaderError(.emptyQuery, at: SourceLocation(file: path, table: "query")) }
                 do { statement = try database.prepare(sql) } catch {
+                    if error.message == "the SQL text holds no statement" {
+                        throw ReaderError(.emptyQuery, at: SourceLocation(file: path, table: "query"))
+                    }
                     throw ReaderError(Self.reason(error), at: SourceLocation(file: path, table: "query"))
+                }
+                // Text after the first statement would be ignored: anything but space, `;` and comments is refused.
+                let rest = statement.remainder.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !isBlank(rest) {
+                    var onlyComments = false
+                    do { _ = try database.prepare(rest) } catch { onlyComments = error.message == "the SQL text holds no statement" }
+                    if !onlyComments {
+                        throw ReaderError(.queryHasSeveralStatements(String(rest.prefix(60))), at: SourceLocation(file: path, table: "query"))
+                    }
                 }
                 guard statement.isReadOnly else {
                     throw ReaderError(.queryNotReadOnly, at: SourceLocation(file: path, table: "query"))
@@ -110,6 +126,7 @@ public final class SQLiteRecordReader: RecordReader {
                 finished = true
                 return false
             }
+            rowsRead += 1
             return true
         } catch {
             let failure = ReaderError(Self.reason(error), at: SourceLocation(file: path, table: tableLabel))
@@ -132,7 +149,7 @@ public final class SQLiteRecordReader: RecordReader {
             case .blob(let v): values.append(.blob(v))
             }
         }
-        var rowid: Int64?
+        var rowid: Int64? = hasRowID ? nil : rowsRead
         if hasRowID, case .integer(let id) = statement.value(at: 0) { rowid = id }
         return Record(location: SourceLocation(file: path, table: tableLabel, rowid: rowid), values: values)
     }
