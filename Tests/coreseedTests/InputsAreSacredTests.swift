@@ -165,3 +165,18 @@ import Testing
         #expect(try scratch.query("real/Library.sqlite", "SELECT count(*) FROM ZBOOK") == [["2"]])
     }
 }
+
+/// A report that cannot be written fails the build before the store is replaced (issue 16: exit 73
+/// after the output was already replaced).
+@Suite struct UnwritableReportTests {
+    @Test func anUnwritableReportReplacesNothing() throws {
+        let scratch = try InputsAreSacredTests.prepare()
+        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
+        let before = try Data(contentsOf: scratch.url.appendingPathComponent("Library.sqlite"))
+        try scratch.write("books.csv", "isbn,title\n1,Alpha\n2,Beta\n")
+        let result = try scratch.run(["build", "spec.json", "--report", "no/such/folder/report.json"])
+        #expect(result.status == 73)
+        #expect(result.stderr == "no/such/folder/report.json: error: cannot write the report: No such file or directory; nothing was built\n")
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("Library.sqlite")) == before)
+    }
+}

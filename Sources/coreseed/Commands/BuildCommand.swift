@@ -60,6 +60,7 @@ enum BuildCommand: Command {
         if let display { options.progress = { line in display.report(line) } }
         let reportPath = arguments.option("report")
         options.reportPath = reportPath
+        if let reportPath { try checkWritable(reportPath) }
         let report: BuildReport
         do {
             report = try SeedBuild.run(specPath: spec, options: options)
@@ -85,6 +86,20 @@ enum BuildCommand: Command {
         }
         if !quiet { try Terminal.out(summary(report, dryRun: options.dryRun)) }
         return .success
+    }
+
+    /// The report is written after the store is in place: a report that cannot be written must fail
+    /// the build before it replaces anything, so its folder and file are tried first (and a file made
+    /// only for the try is removed again).
+    private static func checkWritable(_ path: String) throws {
+        let existed = FileManager.default.fileExists(atPath: path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard descriptor >= 0 else {
+            throw FileError(.cannotWriteOutput, path: path,
+                            message: "cannot write the report: \(String(cString: strerror(errno))); nothing was built")
+        }
+        close(descriptor)
+        if !existed { unlink(path) }
     }
 
     private static func write(_ report: BuildReport, to path: String?, rejected: [MappingError]? = nil) throws {
