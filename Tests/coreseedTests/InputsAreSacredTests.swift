@@ -180,3 +180,19 @@ import Testing
         #expect(try Data(contentsOf: scratch.url.appendingPathComponent("Library.sqlite")) == before)
     }
 }
+
+/// A model that is not well-formed XML is said in words, with its line (issue 16: "NSXMLParserErrorDomain error 5").
+@Suite struct MalformedModelXMLTests {
+    @Test(arguments: [
+        ("<model><entity name=\"E\">\n<attribute name=\"id\" attributeType=\"Integer 64\"/>\n", ":2: error: not a valid model file: the document ends before its elements are closed\n"),
+        ("<model><entity name=\"E\" name=\"F\"/></model>", ":1: error: not a valid model file: an attribute given twice\n"),
+    ])
+    func malformedXMLIsSaidInWords(_ contents: String, _ ending: String) throws {
+        let scratch = try Scratch()
+        try scratch.write("M.xcdatamodeld/M.xcdatamodel/contents", contents)
+        let result = try scratch.run(["hashes", "M.xcdatamodeld"])
+        #expect(result.status == 66)
+        #expect(result.stderr.hasSuffix("/M.xcdatamodeld/M.xcdatamodel/contents" + ending))
+        #expect(!result.stderr.contains("NSXMLParserErrorDomain"))
+    }
+}

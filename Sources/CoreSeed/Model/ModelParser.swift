@@ -30,7 +30,7 @@ enum ModelParser {
         let ok = parser.parse()
         if let error = delegate.error { throw error }
         guard ok, parser.parserError == nil else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
+            let reason = parser.parserError.map { ModelParser.words(for: $0) } ?? "malformed XML"
             throw FileError(.unreadableInput, path: path, line: parser.lineNumber, message: "not a valid model file: \(reason)")
         }
         guard let model = delegate.model else {
@@ -38,6 +38,24 @@ enum ModelParser {
         }
         try ModelValidator.validate(model)
         return model
+    }
+
+    /// Foundation's XML error in words ("the document ends before its elements are closed", not
+    /// "NSXMLParserErrorDomain error 5"). The codes are libxml2's (`xmlParserErrors` in xmlerror.h),
+    /// which Foundation passes on.
+    static func words(for error: any Error) -> String {
+        let nsError = error as NSError
+        guard nsError.domain == XMLParser.errorDomain else { return nsError.localizedDescription }
+        let words: [Int: String] = [
+            4: "the file is empty", 5: "the document ends before its elements are closed",
+            9: "a character XML does not allow", 26: "an entity that is not declared",
+            38: "'<' inside an attribute value", 39: "an attribute value without quotes",
+            41: "an attribute without a value", 42: "an attribute given twice",
+            68: "a name is missing", 73: "'>' is missing", 76: "an end tag does not match its start tag",
+            77: "an element is not finished", 85: "elements are not nested properly",
+            86: "extra content after the document's end", 89: "an entity refers to itself",
+        ]
+        return words[nsError.code] ?? "malformed XML (libxml2 error \(nsError.code))"
     }
 }
 
