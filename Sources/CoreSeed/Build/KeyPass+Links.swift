@@ -71,7 +71,9 @@ extension KeyPass {
                 for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
                         guard let target = lookup(linking.candidates, key) else {
-                            if link.onUnresolved == .error {
+                            // A key of a record rejected for its values: that rejection was reported.
+                            let rejected = linking.candidates.contains { rejectedKeys[$0]?[key.text] != nil }
+                            if link.onUnresolved == .error && !rejected {
                                 states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, key.text))
                             }
                             continue

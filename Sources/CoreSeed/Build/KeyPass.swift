@@ -17,6 +17,8 @@ struct KeyPass {
     var maxPrimaryKeys: [String: Int64] = [:]
     /// Uniqueness constraints' values seen so far (when values are checked here).
     var uniqueness = UniquenessIndex()
+    /// Per entity: the keys of records rejected for their values, and where they are (`KeyPass+Orphans`).
+    var rejectedKeys: [Int: [String: SourceLocation]] = [:]
     private var candidateCache: [String: [Int]] = [:]
 
     var mapping: SeedPlan { plan.mapping }
@@ -122,6 +124,9 @@ struct KeyPass {
                     try rejections.reject(Rejections.mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
                                                                   entity: entity.name, attribute: attribute.attribute.name, failure: error))
                 }
+            }
+            if !keep, entity.hasKey, let key = NaturalKey.key(try input.record().values, at: source.keyFields) {
+                rejectedKeys[index, default: [:]][key] = try input.record().location
             }
         }
         if entity.hasKey && keep {

@@ -17,6 +17,12 @@ struct Rejections: Sendable {
         }
     }
 
+    /// Records a record left out as a consequence of another's rejection: listed, not counted
+    /// against the limit (the rejection that caused it was).
+    mutating func note(_ error: MappingError) {
+        errors.append(error)
+    }
+
     /// The error for one value of `record`, located at its field's column when the reader knows it.
     static func mappingError(_ record: Record, fieldIndex: Int?, field: String, entity: String, attribute: String,
                              failure: CoercionFailure) -> MappingError {

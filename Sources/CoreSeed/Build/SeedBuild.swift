@@ -128,6 +128,7 @@ public enum SeedBuild {
             var reading: (@Sendable (String) -> Void)?
             if let report = options.progress { reading = { report("reading " + $0) } }
             try keys.readKeys(progress: reading)
+            try keys.leaveOutOrphans()
             timing.mark("pass 1: keys")
             options.progress?("linking relationships")
             keys.assignPrimaryKeys()

@@ -23,6 +23,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case unresolvedKey
         /// `repeats a <expected> key first seen at <location>`.
         case duplicateKey(firstSeen: String)
+        /// The record's relationship points at a record that was rejected: it is left out too.
+        case leftOut(because: String)
         /// A uniqueness constraint's values already used by an earlier record.
         case notUnique(constraint: String, firstSeen: String)
         /// `leaves the non-optional <expected> attribute empty`.
@@ -49,6 +51,11 @@ public struct CoercionFailure: Error, Sendable, Equatable {
     /// A key already used by an earlier record of `entity`.
     static func duplicateKey(_ key: String, entity: String, firstSeen: String) -> CoercionFailure {
         CoercionFailure(.duplicateKey(firstSeen: firstSeen), expected: entity, seen: .text(key))
+    }
+
+    /// A record left out because the `destination` record its key names was rejected (`reason` says which).
+    static func leftOut(_ key: String, because reason: String) -> CoercionFailure {
+        CoercionFailure(.leftOut(because: reason), expected: "", seen: .text(key))
     }
 
     /// Values of the uniqueness constraint `constraint` of `entity` that an earlier record already has.
@@ -93,6 +100,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) repeats \(CoercionFailure.article(expected)) \(expected) key first seen at \(firstSeen)"
         case .required:
             return "\(subject) leaves the non-optional \(expected) attribute empty"
+        case .leftOut(let reason):
+            return "record left out because \(reason) was rejected (its \(subject))"
         case .notUnique(let constraint, let firstSeen):
             return "\(subject) breaks the uniqueness constraint (\(constraint)) of \(expected): the record at \(firstSeen) has the same"
         }
