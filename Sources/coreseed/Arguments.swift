@@ -74,6 +74,10 @@ struct Arguments {
         case .value:
             break
         case .count:
+            if value == "all" {  // no limit
+                counts[option.name] = Int.max
+                break
+            }
             guard let number = Int(value), number >= 0 else {
                 throw UsageError(message: "--\(option.name) must be a non-negative integer, not '\(value)'")
             }

@@ -5,7 +5,7 @@ import Testing
 /// left out too, in a cascade, each listed with the record it depended on (issue 14: orphans were
 /// kept, and their follow-on errors said "matches no Recipe key").
 @Suite struct MaxErrorsTests {
-    @Test func aRejectedRecordTakesItsDependentsOut() throws {
+    static func prepare() throws -> Scratch {
         let scratch = try Scratch()
         try scratch.writeModel("Recipes", """
             <entity name="Recipe"><attribute name="name" attributeType="String"/><attribute name="prepTime" optional="YES" attributeType="Integer 32"/>
@@ -26,6 +26,11 @@ import Testing
                             "Ingredient": { "from": "i", "key": "name", "relationships": { "recipe": { "key": "recipe" } } },
                             "Step": { "from": "s", "key": "text", "relationships": { "ingredient": { "key": "ingredient" } } } } }
             """)
+        return scratch
+    }
+
+    @Test func aRejectedRecordTakesItsDependentsOut() throws {
+        let scratch = try Self.prepare()
         let result = try scratch.run(["build", "spec.json", "--max-errors", "1", "--report", "report.json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == """
@@ -41,5 +46,18 @@ import Testing
         let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
         #expect(report.contains("record left out because Ingredient 'Flour' (ingredients.csv:3:1) was rejected"))
         #expect(try scratch.run(["verify", "Recipes.sqlite", "--model", "Recipes.xcdatamodeld", "--strict"]).status == 0)
+    }
+
+    /// `--max-errors all` has no limit; `--fail-on-rejects` lists every problem and writes nothing.
+    @Test func allAndFailOnRejects() throws {
+        let scratch = try Self.prepare()
+        let failing = try scratch.run(["build", "spec.json", "--fail-on-rejects"])
+        #expect(failing.status == 1)
+        #expect(failing.stderr.split(separator: "\n").count == 4)
+        #expect(failing.stderr.hasPrefix("recipes.csv:3:10: error: 'prepTime' value \"abc\" is not an Integer 32 (Recipe.prepTime)\n"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Recipes.sqlite")))
+        let all = try scratch.run(["build", "spec.json", "--max-errors", "all", "--quiet"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try scratch.query("Recipes.sqlite", "SELECT count(*) FROM ZINGREDIENT") == [["1"]])
     }
 }

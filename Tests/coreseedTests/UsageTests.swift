@@ -32,7 +32,8 @@ import Testing
         #expect(result.stdout == (try BinaryRunner.run(["build", "--help"])).stdout)
         #expect(result.stdout.hasPrefix("""
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                                  [--configuration NAME] [--into STORE] [--mode replace|upsert|insert] [--quiet]
+                                  [--fail-on-rejects] [--configuration NAME] [--into STORE]
+                                  [--mode replace|upsert|insert] [--quiet]
 
             Reads the spec's sources,
             """))
@@ -45,7 +46,8 @@ import Testing
               --output PATH                  write the store here instead of the spec's "output"
               --dry-run                      check every value and key, write nothing
               --report FILE                  write a JSON report: rows per entity, every rejected value and where
-              --max-errors N                 tolerate N rejected values, leaving their records out (default 0)
+              --max-errors N                 tolerate N rejected values (or all), leaving their records out (default 0)
+              --fail-on-rejects              check every value, list every problem, then fail without writing if any was rejected
               --configuration NAME           build a store of only this configuration's entities
               --into STORE                   update this existing store instead (it must match the model)
               --mode replace|upsert|insert   replace: write a new store; upsert, insert: update one (see above)
@@ -81,7 +83,8 @@ import Testing
         #expect(result.stderr == """
             error: unknown option --frob
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                                  [--configuration NAME] [--into STORE] [--mode replace|upsert|insert] [--quiet]
+                                  [--fail-on-rejects] [--configuration NAME] [--into STORE]
+                                  [--mode replace|upsert|insert] [--quiet]
             see 'coreseed build --help'
 
             """)

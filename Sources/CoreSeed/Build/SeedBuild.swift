@@ -15,6 +15,9 @@ public enum SeedBuild {
         public var dryRun = false
         /// Rejected values tolerated before the build fails (0: the first fails it).
         public var maxErrors = 0
+        /// Check every value and list every problem (as with no limit), then fail without writing if
+        /// any value was rejected (for CI).
+        public var failOnRejects = false
         /// Overrides the spec's `configuration`.
         public var configuration: String?
         /// Overrides the spec's `mode`: `upsert` or `insert` update an existing store.
@@ -65,6 +68,8 @@ public enum SeedBuild {
         let mapping = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
                                    framework: framework)
         let mode = options.mode ?? spec.mode
+        var options = options
+        if options.failOnRejects { options.maxErrors = Int.max }
         let plan = BuildPlan(mapping: mapping, specPath: specPath, options: options, updatesAStore: mode != .replace)
         let output = outputPath(spec: spec, options: options)
         // Where the store goes: an update writes back over the store it reads, unless --output names
@@ -178,6 +183,9 @@ public enum SeedBuild {
         if rows != nil, !report.joinRows.isEmpty { options.progress?("writing join rows: \(report.joinRows.values.reduce(0, +))") }
         try rows?.writeJoinRows(keys.joinRows, layout: mapping.layout, ignoringDuplicates: existing != nil)
         report.rejected = producer.rejections.errors
+        if options.failOnRejects && !report.rejected.isEmpty {
+            throw BuildFailure(problems: report.rejected, report: report)
+        }
         var maxPrimaryKeys = keys.maxPrimaryKeys
         if plan.isNumberedAsRead {
             for (index, entity) in mapping.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }

@@ -10,7 +10,8 @@ enum BuildCommand: Command {
         .value("output", "PATH", "write the store here instead of the spec's \"output\""),
         .flag("dry-run", "check every value and key, write nothing"),
         .value("report", "FILE", "write a JSON report: rows per entity, every rejected value and where"),
-        .count("max-errors", "N", "tolerate N rejected values, leaving their records out (default 0)"),
+        .count("max-errors", "N", "tolerate N rejected values (or all), leaving their records out (default 0)"),
+        .flag("fail-on-rejects", "check every value, list every problem, then fail without writing if any was rejected"),
         .value("configuration", "NAME", "build a store of only this configuration's entities"),
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
         .choice("mode", ["replace", "upsert", "insert"], "replace: write a new store; upsert, insert: update one (see above)"),
@@ -40,6 +41,7 @@ enum BuildCommand: Command {
         options.output = arguments.option("output")
         options.dryRun = arguments.flag("dry-run")
         options.maxErrors = arguments.count("max-errors", default: 0)
+        options.failOnRejects = arguments.flag("fail-on-rejects")
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
         if let mode = arguments.option("mode") {
