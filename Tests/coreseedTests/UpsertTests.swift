@@ -69,6 +69,23 @@ import CoreSeed
         #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT count(*), max(Z_PK) FROM ZFAILEDBANKINFO") == [["234", "234"]])
     }
 
+    /// Two stored rows with one key: which to update would be a guess (issue 14), so nothing is.
+    @Test func ambiguousStoredKeysAreRefusedAndTheStoreIsLeftAlone() throws {
+        let scratch = try Self.prepare()
+        do {
+            let app = try SQLiteDatabase(path: scratch.path("FailedBanksCD.sqlite"), mode: .readWrite)
+            try app.execute("UPDATE ZFAILEDBANKDETAILS SET ZZIP = (SELECT ZZIP FROM ZFAILEDBANKDETAILS WHERE Z_PK = 1) WHERE Z_PK = 5")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite")))
+        let zip = try scratch.query("FailedBanksCD.sqlite", "SELECT ZZIP FROM ZFAILEDBANKDETAILS WHERE Z_PK = 1")[0][0]
+        let result = try scratch.run(["build", "changed.json", "--into", "FailedBanksCD.sqlite", "--mode", "upsert"])
+        #expect(result.status != 0)
+        #expect(result.stderr == "FailedBanksCD.sqlite: error: entities.FailedBankDetails: rows Z_PK 1 and 5 of ZFAILEDBANKDETAILS share the key '\(zip)', so records cannot be matched to one row; the key ('CERT #') must be unique in the store: remove the duplicate rows or key the entity by a unique field\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+                == ["FailedBanksCD.sqlite", "banklist.csv", "changed.csv", "changed.json", "spec.json"])
+    }
+
     @Test(.needsCorpus) func aStoreOfAnotherModelIsRefusedAndLeftAlone() throws {
         let scratch = try Self.prepare()
         let corpus = StoreOps.corpus.appendingPathComponent("iqtodolist/store.sqlite")

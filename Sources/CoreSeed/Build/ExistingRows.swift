@@ -23,8 +23,9 @@ struct ExistingRows: Sendable {
     }
 
     /// Reads the keys of every seeded entity's existing rows. Throws when an entity's key cannot be
-    /// found in the store (an upsert must match rows by key).
-    static func load(_ database: SQLiteDatabase, plan: BuildPlan) throws -> ExistingRows {
+    /// found in the store (an upsert must match rows by key) or when two stored rows share a key
+    /// (which one to update would be a guess). `storePath` names the store in messages.
+    static func load(_ database: SQLiteDatabase, plan: BuildPlan, storePath: String) throws -> ExistingRows {
         let readers = try plan.mapping.entities.map { try keyReader(for: $0, plan: plan, depth: 0) }
         var keys: [[String: Int64]] = Array(repeating: [:], count: plan.mapping.entities.count)
         // Entities keyed by attributes first: the others are keyed through them.
@@ -40,7 +41,11 @@ struct ExistingRows: Sendable {
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0] else { continue }
                     let parts = row.dropFirst().map { NaturalKey.part(ExistingRows.fieldValue($0)) }
-                    if parts.allSatisfy({ $0 != nil }) { keys[index][parts.map { $0! }.joined(separator: String(NaturalKey.separator))] = primaryKey }
+                    guard parts.allSatisfy({ $0 != nil }) else { continue }
+                    let key = parts.map { $0! }.joined(separator: String(NaturalKey.separator))
+                    if let first = keys[index].updateValue(primaryKey, forKey: key) {
+                        throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
+                    }
                 }
             case .through(let column, let destination, _):
                 var keyOf: [Int64: String] = [:]
@@ -48,7 +53,9 @@ struct ExistingRows: Sendable {
                 let sql = "SELECT Z_PK, \(column) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0], case .integer(let target) = row[1], let key = keyOf[target] else { continue }
-                    keys[index][key] = primaryKey
+                    if let first = keys[index].updateValue(primaryKey, forKey: key) {
+                        throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
+                    }
                 }
             }
         }
@@ -57,6 +64,11 @@ struct ExistingRows: Sendable {
             if case .text(let name) = row[0], case .integer(let max) = row[1] { maxima[name] = max }
         }
         return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers)
+    }
+
+    private static func ambiguous(_ entity: EntityPlan, key: String, rows: (Int64, Int64), storePath: String) -> FileError {
+        let shown = key.replacingOccurrences(of: String(NaturalKey.separator), with: ", ")
+        return FileError(path: storePath, message: "entities.\(entity.name): rows Z_PK \(min(rows.0, rows.1)) and \(max(rows.0, rows.1)) of \(entity.table.name) share the key '\(shown)', so records cannot be matched to one row; the key ('\(entity.keyFieldName ?? "")') must be unique in the store: remove the duplicate rows or key the entity by a unique field")
     }
 
     private static func keyReader(for entity: EntityPlan, plan: BuildPlan, depth: Int) throws -> ExistingKeyReader {

@@ -248,7 +248,7 @@ public enum SeedBuild {
         }
         let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.mapping.layout)
         do {
-            return (writer, try ExistingRows.load(writer.store, plan: plan))
+            return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target))
         } catch {
             writer.abandon()
             throw error
