@@ -3,24 +3,25 @@
 # -sanitize=fuzzer, outside the package build) and runs each for FUZZ_SECONDS (default 60) over its
 # seed corpus in Fuzz/corpus/<name>/. Findings land in fuzz-artifacts/ (ignored by git).
 # Usage: scripts/fuzz.sh [csv|xml|sqlite|spec|model ...]
+#        FUZZ_TYPECHECK=1 scripts/fuzz.sh   (only type-checks the targets: the lint runs this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 out=.build/fuzz
-mkdir -p "$out/tmp" fuzz-artifacts
+[ -n "${FUZZ_TYPECHECK:-}" ] || mkdir -p "$out/tmp" fuzz-artifacts
 export TMPDIR="$PWD/$out/tmp"  # the targets' scratch input files stay inside .build
 common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift
-        Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Support/Diagnosable.swift
+        Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Support/Diagnosable.swift Sources/CoreSeed/Support/BatchHandoff.swift
         Fuzz/FuzzFile.swift)
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O
-       -I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
+includes=(-I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${includes[@]}")
 # The spec and model targets need other stages than the readers.
 spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift)
 model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/Support/FileError.swift Sources/CoreSeed/Support/Diagnosable.swift -I Sources/CCrypto)
 targets=("${@:-csv xml sqlite spec model}")
 for name in ${targets[@]}; do
-  extra=()
+  extra=() env=()
   case "$name" in
     csv) dir=CSV; sources=("${common[@]}") ;;
     xml) dir=XML; sources=("${common[@]}") ;;
@@ -28,15 +29,20 @@ for name in ${targets[@]}; do
     spec) dir=Spec; sources=("${spec_sources[@]}") ;;
     # FoundationXML leaks a CFString for every XML error it reports (_CFErrorCreateFromXMLInterface):
     # not ours, so leak detection is off for the model reader.
-    model) dir=Model; sources=("${model_sources[@]}"); extra=(-detect_leaks=0) ;;
+    model) dir=Model; sources=("${model_sources[@]}"); extra=(-detect_leaks=0); env=(ASAN_OPTIONS=detect_leaks=0) ;;
     *) echo "unknown target $name"; exit 64 ;;
   esac
+  if [ -n "${FUZZ_TYPECHECK:-}" ]; then
+    swiftc -typecheck -parse-as-library -swift-version 6 -module-name "CoreSeedFuzz$dir" "${includes[@]}" "${sources[@]}" \
+      "Fuzz/$dir/${dir}FuzzTarget.swift" || { echo "fuzz target $name does not compile"; exit 1; }
+    continue
+  fi
   echo "== building $name"
   swiftc "${flags[@]}" -module-name "CoreSeedFuzz$dir" "${sources[@]}" "Fuzz/$dir/${dir}FuzzTarget.swift" -o "$out/fuzz-$name" \
     -lsqlite3 -lxml2 -lcrypto 2> >(grep -v 'Cannot export local symbol' >&2)
   work="$out/corpus-$name"
   mkdir -p "$work"
   echo "== fuzzing $name for ${seconds}s"
-  "$out/fuzz-$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 ${extra[@]+"${extra[@]}"} \
+  env ${env[@]+"${env[@]}"} "$out/fuzz-$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 ${extra[@]+"${extra[@]}"} \
     -artifact_prefix="fuzz-artifacts/$name-" "$work" "Fuzz/corpus/$name" 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|Done)' || true
 done

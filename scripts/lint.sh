@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader
 # imports CLibXML2, only Crypto/ imports the crypto library (CCrypto, CommonCrypto), the two test
-# targets' corpus gate (Corpus.swift) is one file in two places, Tools/CoreDataCheck compiles.
+# targets' corpus gate (Corpus.swift) is one file in two places, Tools/CoreDataCheck and the fuzz targets compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -19,4 +19,6 @@ fi
 swift build -Xswiftc -warnings-as-errors >/dev/null || { echo "build has warnings or errors"; status=1; }
 # The macOS Core Data check must keep compiling here too (its Core Data part is behind canImport).
 swiftc -typecheck -swift-version 6 -warnings-as-errors Tools/CoreDataCheck/main.swift || { echo "Tools/CoreDataCheck does not compile"; status=1; }
+# The fuzz targets are built outside the package: check they still compile with its sources.
+FUZZ_TYPECHECK=1 ./scripts/fuzz.sh || { echo "a fuzz target does not compile (scripts/fuzz.sh)"; status=1; }
 exit $status
