@@ -80,4 +80,23 @@ import CoreSeed
         }
         #expect(offsets == [4 * 3600, 5 * 3600])
     }
+
+    /// A source with only its header would replace a full store with an empty one: refused unless
+    /// `--allow-empty` says it is meant (issue 16, defect 12).
+    @Test func anEmptyBuildDoesNotReplaceAStoreWithRowsUnlessAllowed() throws {
+        let scratch = try UpsertTests.prepare()
+        try scratch.write("empty.csv", "Bank Name,City,State,CERT #,Closing Date,Updated Date\r\n")
+        try scratch.write("empty.json", UpsertTests.spec(csv: "empty.csv"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite")))
+        let refused = try scratch.run(["build", "empty.json", "--quiet"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr == "FailedBanksCD.sqlite: error: the build wrote no rows and would replace this store, which holds 466 rows, with an empty one: nothing was replaced; check the sources (a CSV with only its header?) or pass --allow-empty to replace it\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))) == before)
+        let allowed = try scratch.run(["build", "empty.json", "--quiet", "--allow-empty"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT count(*) FROM ZFAILEDBANKINFO") == [["0"]])
+        // A first build from an empty source is no loss: nothing to refuse.
+        let fresh = try scratch.run(["build", "empty.json", "--quiet", "--output", "new.sqlite"])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+    }
 }

@@ -32,7 +32,7 @@ import Testing
         #expect(result.stdout == (try BinaryRunner.run(["build", "--help"])).stdout)
         #expect(result.stdout.hasPrefix("""
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                                  [--fail-on-rejects] [--configuration NAME] [--into STORE]
+                                  [--fail-on-rejects] [--allow-empty] [--configuration NAME] [--into STORE]
                                   [--mode replace|upsert|insert] [--quiet]
 
             Reads the spec's sources,
@@ -48,6 +48,7 @@ import Testing
               --report FILE                  write a JSON report: rows per entity, every rejected value and where
               --max-errors N                 tolerate N rejected values (or all), leaving their records out (default 0)
               --fail-on-rejects              check every value, list every problem, then fail without writing if any was rejected
+              --allow-empty                  let a build that wrote no rows replace an existing store that holds rows
               --configuration NAME           build a store of only this configuration's entities
               --into STORE                   update this existing store instead (it must match the model)
               --mode replace|upsert|insert   replace: write a new store; upsert, insert: update one (see above)
@@ -83,7 +84,7 @@ import Testing
         #expect(result.stderr == """
             error: unknown option --frob
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                                  [--fail-on-rejects] [--configuration NAME] [--into STORE]
+                                  [--fail-on-rejects] [--allow-empty] [--configuration NAME] [--into STORE]
                                   [--mode replace|upsert|insert] [--quiet]
             see 'coreseed build --help'
 

@@ -42,10 +42,30 @@ extension SeedBuild {
                 var metadata = StoreMetadata(model: mapping.model, frameworkVersion: framework.rawValue, other: other)
                 if !framework.hasHashesDigest { metadata.hashesDigest = nil }
                 if !framework.hasChecksum { metadata.checksum = nil }
+                if maxPrimaryKeys.values.allSatisfy({ $0 == 0 }) && !options.allowEmpty, let held = Finish.rowsHeld(at: output), held > 0 {
+                    throw FileError(path: output, message: "the build wrote no rows and would replace this store, which holds \(held) rows, with an empty one: nothing was replaced; check the sources (a CSV with only its header?) or pass --allow-empty to replace it")
+                }
                 let uuid = try mapping.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
                 try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
                 return output
+            }
+        }
+
+        /// How many rows the Core Data tables of the store at `path` hold; nil when there is no file
+        /// or it is not a store that can be read. Only names of Core Data's form reach the SQL.
+        static func rowsHeld(at path: String) -> Int? {
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            return try? StoreSnapshot.read(path: path) { snapshot in
+                let database = snapshot.database
+                var total = 0
+                for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'") {
+                    guard case .text(let name) = row[0], name.hasPrefix("Z"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(name),
+                          name.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }),
+                          case .integer(let count)? = try database.scalar("SELECT count(*) FROM \(name)") else { continue }
+                    total += Int(count)
+                }
+                return total
             }
         }
 

@@ -18,6 +18,9 @@ public enum SeedBuild {
         /// Check every value and list every problem (as with no limit), then fail without writing if
         /// any value was rejected (for CI).
         public var failOnRejects = false
+        /// Lets a build that wrote no rows replace an existing store that holds some (refused otherwise:
+        /// an empty source is more often a mistake than a wish).
+        public var allowEmpty = false
         /// Overrides the spec's `configuration`.
         public var configuration: String?
         /// Overrides the spec's `mode`: `upsert` or `insert` update an existing store.

@@ -12,6 +12,7 @@ enum BuildCommand: Command {
         .value("report", "FILE", "write a JSON report: rows per entity, every rejected value and where"),
         .count("max-errors", "N", "tolerate N rejected values (or all), leaving their records out (default 0)"),
         .flag("fail-on-rejects", "check every value, list every problem, then fail without writing if any was rejected"),
+        .flag("allow-empty", "let a build that wrote no rows replace an existing store that holds rows"),
         .value("configuration", "NAME", "build a store of only this configuration's entities"),
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
         .choice("mode", ["replace", "upsert", "insert"], "replace: write a new store; upsert, insert: update one (see above)"),
@@ -42,6 +43,7 @@ enum BuildCommand: Command {
         options.dryRun = arguments.flag("dry-run")
         options.maxErrors = arguments.count("max-errors", default: 0)
         options.failOnRejects = arguments.flag("fail-on-rejects")
+        options.allowEmpty = arguments.flag("allow-empty")
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
         if let mode = arguments.option("mode") {
