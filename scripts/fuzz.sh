@@ -8,8 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 out=.build/fuzz
-[ -n "${FUZZ_TYPECHECK:-}" ] || mkdir -p "$out/tmp" fuzz-artifacts
-export TMPDIR="$PWD/$out/tmp"  # the targets' scratch input files stay inside .build
+if [ -z "${FUZZ_TYPECHECK:-}" ]; then
+  mkdir -p "$out/tmp" fuzz-artifacts
+  export TMPDIR="$PWD/$out/tmp"  # the targets' scratch input files stay inside .build
+fi
 common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift
         Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Support/Diagnosable.swift Sources/CoreSeed/Support/BatchHandoff.swift
         Fuzz/FuzzFile.swift)
