@@ -53,16 +53,16 @@ extension SeedBuild {
         }
 
         /// How many rows the Core Data tables of the store at `path` hold; nil when there is no file
-        /// or it is not a store that can be read. Only names of Core Data's form reach the SQL.
+        /// or it is not a store that can be read. Only validated names reach the SQL, quoted.
         static func rowsHeld(at path: String) -> Int? {
             guard FileManager.default.fileExists(atPath: path) else { return nil }
             return try? StoreSnapshot.read(path: path) { snapshot in
                 let database = snapshot.database
                 var total = 0
                 for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'") {
-                    guard case .text(let name) = row[0], name.hasPrefix("Z"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(name),
-                          name.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }),
-                          case .integer(let count)? = try database.scalar("SELECT count(*) FROM \(name)") else { continue }
+                    guard case .text(let name) = row[0], name.hasPrefix("Z"), ![CoreDataSchema.primaryKeyTable, CoreDataSchema.metadataTable, CoreDataSchema.modelCacheTable].contains(name),
+                          ModelValidator.isValidName(name),
+                          case .integer(let count)? = try database.scalar("SELECT count(*) FROM \(StoreInspection.quoted(name))") else { continue }
                     total += Int(count)
                 }
                 return total
