@@ -123,16 +123,16 @@ struct EntityExport {
         "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
     }
 
-    /// Streams the rows into `path` (a temporary file renamed into place); returns the row count.
-    /// `externalData` is the store's folder of external binary values (`ExternalBinary`).
-    mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String,
+    /// Streams the rows into `path` (in the export's staging folder; errors name `name`); returns the
+    /// row count. `externalData` is the store's folder of external binary values (`ExternalBinary`).
+    mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String, name: String,
                         externalData: String) throws -> Int {
         let statement = try database.prepare(selectSQL)
         try statement.bind([.integer(Int64(info.number))])
-        let file = try ExportFile(path: path)
+        let file = try ExportFile(path: path, name: name)
         switch format {
-        case .csv: file.append(columns.map { ExportValue.csvField($0.name) }.joined(separator: ",") + "\r\n")
-        case .json: file.append("[")
+        case .csv: try file.append(columns.map { ExportValue.csvField($0.name) }.joined(separator: ",") + "\r\n")
+        case .json: try file.append("[")
         }
         var count = 0
         var fields: [String] = []
@@ -157,12 +157,12 @@ struct EntityExport {
                 }
             }
             switch format {
-            case .csv: file.append(fields.joined(separator: ",") + "\r\n")
-            case .json: file.append((count == 0 ? "\n{" : ",\n{") + fields.joined(separator: ", ") + "}")
+            case .csv: try file.append(fields.joined(separator: ",") + "\r\n")
+            case .json: try file.append((count == 0 ? "\n{" : ",\n{") + fields.joined(separator: ", ") + "}")
             }
             count += 1
         }
-        if format == .json { file.append("\n]\n") }
+        if format == .json { try file.append("\n]\n") }
         try file.finish()
         return count
     }

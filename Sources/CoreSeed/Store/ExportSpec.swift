@@ -7,6 +7,9 @@ import Foundation
 /// sources read apart (`"nullIfUnquotedEmpty": true`); `"default": null` keeps a NULL NULL where the model
 /// gives the attribute a default value.
 struct ExportSpec {
+    /// The spec's file name in the export folder.
+    static let fileName = "seed.json"
+
     let modelPath: String
     let modelVersion: String?
     let output: String

@@ -93,11 +93,8 @@ public struct StoreExporter {
             selected = selected.filter { info in graph.lineage(info.name).contains { $0.name == entity } }
         }
 
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileError(.cannotWriteOutput, path: directory, message: "cannot create the output folder: \(error.localizedDescription)")
-        }
+        let fileNames = selected.map { "\($0.name).\(format.rawValue)" } + (specModelPath == nil ? [] : [ExportSpec.fileName])
+        let folder = try ExportFolder(directory: directory, names: fileNames)
         var result = Result()
         result.modelVersion = model.versionName
         let exported = Set(selected.map(\.name))
@@ -105,20 +102,20 @@ public struct StoreExporter {
         for info in selected {
             var plan = try EntityExport(info: info, layout: layout, graph: graph, warnings: &result.warnings)
             let fileName = "\(info.name).\(format.rawValue)"
-            let path = SeedSpec.join(directory, fileName)
-            plan.rows = try plan.write(from: database, format: format, to: path, externalData: ExternalBinary.dataDirectory(forStoreAt: storePath))
-            result.files.append((info.name, path, plan.rows))
+            plan.rows = try plan.write(from: database, format: format, to: folder.stagingPath(fileName), name: folder.finalPath(fileName),
+                                       externalData: ExternalBinary.dataDirectory(forStoreAt: storePath))
+            result.files.append((info.name, folder.finalPath(fileName), plan.rows))
             plans.append(plan)
         }
         if let specModelPath {
-            let specPath = SeedSpec.join(directory, "seed.json")
             let outputName = URL(fileURLWithPath: storePath).lastPathComponent
             let text = ExportSpec(modelPath: specModelPath, modelVersion: versions.versions.count > 1 ? model.versionName : nil,
                                   output: outputName, metadata: metadata, uuid: uuid, plans: plans, exported: exported)
                 .text(warnings: &result.warnings)
-            try ExportFile.write(Data(text.utf8), to: specPath)
-            result.specPath = specPath
+            try ExportFile.write(Data(text.utf8), to: folder.stagingPath(ExportSpec.fileName), name: folder.finalPath(ExportSpec.fileName))
+            result.specPath = folder.finalPath(ExportSpec.fileName)
         }
+        try folder.commit()
         return result
     }
 
