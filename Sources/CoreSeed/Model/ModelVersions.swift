@@ -15,35 +15,44 @@ public struct ModelVersions: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError(.unreadableInput, path: path, message: "no model at this path")
         }
-        let url = URL(fileURLWithPath: path)
+        // Paths are joined as text, so messages name files the way the user named the model.
         if !isDirectory.boolValue {
-            let name = url.deletingLastPathComponent().deletingPathExtension().lastPathComponent
+            let name = ModelVersions.baseName((path as NSString).deletingLastPathComponent)
             let model = try ModelParser.parse(contentsOf: path, versionName: name)
             return ModelVersions(versions: [model], currentVersionName: model.versionName, path: path)
         }
-        if url.pathExtension == "xcdatamodeld" {
-            return try loadBundle(url: url, path: path)
+        if (path as NSString).pathExtension == "xcdatamodeld" {
+            return try loadBundle(path: path)
         }
-        let model = try loadVersion(url: url)
+        let model = try loadVersion(folder: path)
         return ModelVersions(versions: [model], currentVersionName: model.versionName, path: path)
     }
 
-    private static func loadVersion(url: URL) throws(FileError) -> Model {
-        let contents = url.appendingPathComponent("contents").path
-        let name = url.deletingPathExtension().lastPathComponent
+    /// `folder`'s last component without its extension: the version name.
+    private static func baseName(_ folder: String) -> String {
+        ((folder as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    private static func child(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    private static func loadVersion(folder: String) throws(FileError) -> Model {
+        let contents = child(folder, "contents")
+        let name = baseName(folder)
         guard FileManager.default.fileExists(atPath: contents) else {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path) {
-                throw FileError(.unreadableInput, path: url.path, message: "this is an old binary model (Xcode 3 'elements' file); open it in Xcode and save it to get the XML 'contents' file")
+            if FileManager.default.fileExists(atPath: child(folder, "elements")) {
+                throw FileError(.unreadableInput, path: folder, message: "this is an old binary model (Xcode 3 'elements' file); open it in Xcode and save it to get the XML 'contents' file")
             }
-            throw FileError(.unreadableInput, path: url.path, message: "no 'contents' file in this .xcdatamodel")
+            throw FileError(.unreadableInput, path: folder, message: "no 'contents' file in this .xcdatamodel")
         }
         return try ModelParser.parse(contentsOf: contents, versionName: name)
     }
 
-    private static func loadBundle(url: URL, path: String) throws(FileError) -> ModelVersions {
+    private static func loadBundle(path: String) throws(FileError) -> ModelVersions {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
                 .filter { $0.hasSuffix(".xcdatamodel") }
                 .sorted()
         } catch {
@@ -52,19 +61,19 @@ public struct ModelVersions: Sendable {
         guard !names.isEmpty else { throw FileError(.unreadableInput, path: path, message: "no .xcdatamodel version inside") }
         var versions: [Model] = []
         for name in names {
-            versions.append(try loadVersion(url: url.appendingPathComponent(name)))
+            versions.append(try loadVersion(folder: child(path, name)))
         }
         versions.sort { $0.versionName < $1.versionName }
         var current = versions.count == 1 ? versions[0].versionName : ""
-        let marker = url.appendingPathComponent(".xccurrentversion")
-        if let data = FileManager.default.contents(atPath: marker.path) {
+        let marker = child(path, ".xccurrentversion")
+        if let data = FileManager.default.contents(atPath: marker) {
             guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
                   let value = plist["_XCCurrentVersionName"] as? String else {
-                throw FileError(.unreadableInput, path: marker.path, message: "cannot read _XCCurrentVersionName from this property list")
+                throw FileError(.unreadableInput, path: marker, message: "cannot read _XCCurrentVersionName from this property list")
             }
             current = ModelVersions.stripSuffix(value)
             guard versions.contains(where: { $0.versionName == current }) else {
-                throw FileError(.unreadableInput, path: marker.path, message: "names version '\(value)', which is not in the bundle")
+                throw FileError(.unreadableInput, path: marker, message: "names version '\(value)', which is not in the bundle")
             }
         } else if versions.count > 1 {
             throw FileError(.unreadableInput, path: path, message: "several versions and no .xccurrentversion; pick one with --model-version")
