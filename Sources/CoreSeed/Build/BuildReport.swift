@@ -17,6 +17,8 @@ public struct BuildReport: Sendable {
     public var joinRows: [String: Int] = [:]
     /// Every rejected value (with `--max-errors`), in the order found.
     public var rejected: [MappingError] = []
+    /// What the build noticed but did not refuse: a source with no records, so an entity has no rows.
+    public var warnings: [Diagnostic] = []
     /// The store written; nil in a dry run.
     public var output: String?
     /// An update of an existing store (`--into`): how many rows of the seeded entities it had before

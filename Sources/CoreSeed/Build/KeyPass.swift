@@ -177,7 +177,7 @@ struct KeyPass {
         }
         guard let text = NaturalKey.key(try input.record().values, at: source.keyFields) else {
             try rejections.reject(Rejections.mappingError(try input.record(), fieldIndex: source.keyFields.first, field: field,
-                                                          entity: entity.name, attribute: "key", failure: .required(.null, type: .string)))
+                                                          entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))
             return false
         }
         key = text

@@ -223,7 +223,7 @@ struct RowProducer: Sendable {
         guard entity.hasKey else { return }
         guard let key = NaturalKey.key(record.values, at: source.keyFields) else {
             try rejections.reject(Rejections.mappingError(record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "",
-                                                          entity: entity.name, attribute: "key", failure: .required(.null, type: .string)))
+                                                          entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))
             return
         }
         if !index.keys.insert(key) {

@@ -180,6 +180,14 @@ public enum SeedBuild {
                                          updated: rows?.updated[index] ?? 0,
                                          unchanged: (rows?.unchanged[index] ?? 0) + producer.unchanged[index] + state.skippedExisting))
         }
+        if existing == nil {
+            for (entity, count) in zip(mapping.entities, report.entities) where count.rows == 0 && count.rejected == 0 {
+                for source in entity.sources {
+                    report.warnings.append(Diagnostic(.warning, at: mapping.spec.resolve(source.spec.path),
+                                                      "source '\(source.name)' has no records: the store will hold no \(entity.name) rows"))
+                }
+            }
+        }
         for join in mapping.layout.joinTables {
             if let joinRows = keys.joinRows[join.name], !joinRows.isEmpty { report.joinRows[join.name] = joinRows.count }
         }

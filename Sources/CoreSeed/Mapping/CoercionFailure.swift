@@ -7,6 +7,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
     enum Reason: Sendable, Equatable {
         /// `is not <expected>`, e.g. `an Integer 32`, `a date matching "d-MMM-yy"`.
         case notA
+        /// `is not <expected>; <hint>`: how the value could be read (date patterns that match it).
+        case notAWithHint(String)
         /// `is out of range for <expected> (<lower>…<upper>)`.
         case outOfRange(lower: String, upper: String)
         /// `is less than the model's minimum <bound> for <expected>`.
@@ -29,6 +31,10 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case notUnique(constraint: String, firstSeen: String)
         /// `leaves the non-optional <expected> attribute empty`.
         case required
+        /// `is empty, and every <expected> record needs a key`.
+        case noKey
+        /// Text with a NUL character (U+0000), which CoreSeed does not store.
+        case holdsNUL
     }
 
     let reason: Reason
@@ -63,6 +69,11 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         CoercionFailure(.notUnique(constraint: constraint, firstSeen: firstSeen), expected: entity, seen: .text(values))
     }
 
+    /// A record of `entity` whose key field is empty or missing.
+    static func noKey(entity: String) -> CoercionFailure {
+        CoercionFailure(.noKey, expected: entity, seen: .null)
+    }
+
     /// No value for a non-optional attribute of type `type`.
     static func required(_ seen: FieldValue, type: AttributeType) -> CoercionFailure {
         CoercionFailure(.required, expected: type.rawValue, seen: seen)
@@ -82,6 +93,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         switch reason {
         case .notA:
             return "\(subject) is not \(CoercionFailure.article(expected)) \(expected)"
+        case .notAWithHint(let hint):
+            return "\(subject) is not \(CoercionFailure.article(expected)) \(expected); \(hint)"
         case .outOfRange(let lower, let upper):
             return "\(subject) is out of range for \(expected) (\(lower)…\(upper))"
         case .belowMinimum(let bound):
@@ -100,6 +113,10 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) repeats \(CoercionFailure.article(expected)) \(expected) key first seen at \(firstSeen)"
         case .required:
             return "\(subject) leaves the non-optional \(expected) attribute empty"
+        case .noKey:
+            return "\(field.map { "'\($0)'" } ?? "the key") is empty, and every \(expected) record needs a key"
+        case .holdsNUL:
+            return "\(subject) holds a NUL character (U+0000), which CoreSeed does not store in text (C strings end at the first one): remove it from the source, or map the field to a Binary attribute"
         case .leftOut(let reason):
             return "record left out because \(reason) was rejected (its \(subject))"
         case .notUnique(let constraint, let firstSeen):

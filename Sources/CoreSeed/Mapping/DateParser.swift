@@ -40,8 +40,10 @@ public struct DateParser: Sendable {
     ///   - inputs: patterns and built-in forms, tried in order (ISO 8601 is appended when missing).
     ///   - timeZone: the zone of times without an offset; `UTC` unless the field says otherwise.
     ///   - pivot: the first year (1000…9899) of the window two-digit years map into.
+    ///   - borrowedFrom: whose settings these are when not the attribute's own (errors say so).
     /// - Throws: a bad pattern, an unknown zone or a pivot that is not a four-digit year.
-    public init(_ inputs: [DateInput] = [], timeZone: String = "UTC", pivot: Int = DateParser.defaultPivot) throws(FileError) {
+    public init(_ inputs: [DateInput] = [], timeZone: String = "UTC", pivot: Int = DateParser.defaultPivot,
+                borrowedFrom: String? = nil) throws(FileError) {
         guard (1000...9899).contains(pivot) else {
             throw FileError(message: "two-digit-year pivot \(pivot) is not a four-digit year such as 1950 (00…49 → 2000…2049, 50…99 → 1950…1999)")
         }
@@ -65,6 +67,7 @@ public struct DateParser: Sendable {
             expected = "ISO 8601 date"
         } else {
             expected = "date matching " + named.map { "\"\($0.name)\"" }.joined(separator: " or ")
+                + (borrowedFrom.map { " (the patterns are \($0))" } ?? "")
         }
     }
 
@@ -86,6 +89,9 @@ public struct DateParser: Sendable {
             }
         case .blob, .list:
             break
+        }
+        if case .text(let text) = value, let hint = hint(for: text) {
+            throw CoercionFailure(.notAWithHint(hint), expected: expected, seen: value)
         }
         throw CoercionFailure(.notA, expected: expected, seen: value)
     }
@@ -217,7 +223,7 @@ public struct DateParser: Sendable {
 
     // MARK: Patterns
 
-    private func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: DatePattern) -> Double? {
+    func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: DatePattern) -> Double? {
         var fields = Fields()
         var index = 0
         for step in pattern.steps {

@@ -68,7 +68,8 @@ struct DateZone: Sendable {
             return
         }
         guard let zone = TimeZone(identifier: identifier) else {
-            throw FileError(message: "unknown time zone \"\(identifier)\"")
+            let guess = Suggestion.closest(to: identifier, in: TimeZone.knownTimeZoneIdentifiers).map { " (did you mean '\($0)'?)" }
+            throw FileError(message: "unknown time zone \"\(identifier)\"\(guess ?? ""): use an IANA name such as America/New_York, or UTC")
         }
         kind = .zone(zone)
     }

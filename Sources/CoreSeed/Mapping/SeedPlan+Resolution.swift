@@ -225,16 +225,26 @@ private struct PlanResolver {
             if let field {
                 fieldIndex = try self.fieldIndex(field, in: names, source: source, context: attributeContext)
             }
-            // A date the spec does not describe reads like the entity's described dates (DESIGN §3's
-            // example maps closeDate with patterns and leaves updatedDate to the name match).
-            let sibling = entitySpec.attributes.keys.sorted().lazy.compactMap { entitySpec.attributes[$0] }.first { $0.date != nil }
-            var inputs = (attributeSpec?.date ?? attribute.userInfo["dateFormat"].map { [$0] } ?? sibling?.date ?? []).map(DateInput.init(name:))
-            if attribute.type != .date { inputs = [] }
-            let zone = attributeSpec?.timeZone ?? (attributeSpec?.date == nil ? sibling?.timeZone : nil) ?? spec.timeZone ?? "UTC"
+            // A Date attribute without an entry of its own reads like the entity's first described date
+            // (in name order: DESIGN §3 maps closeDate and leaves updatedDate to the name match), and
+            // its errors say so; the spec's `timeZone` applies otherwise (docs/SPEC.md, "Dates").
+            let isDate = attribute.type == .date
+            if let zone = attributeSpec?.timeZone {
+                guard isDate else {
+                    throw fail("\(attributeContext).timeZone: a time zone applies to Date attributes; '\(attributeName)' is \(CoercionFailure.article(attribute.type.rawValue)) \(attribute.type.rawValue)")
+                }
+                do { _ = try DateZone(identifier: zone) } catch { throw fail("\(attributeContext).timeZone: \(error.message)") }
+            }
+            let sibling = isDate && attributeSpec?.date == nil && attribute.userInfo["dateFormat"] == nil
+                ? entitySpec.attributes.keys.sorted().lazy.compactMap { name in entitySpec.attributes[name].map { (name, $0) } }.first { $0.1.date != nil }
+                : nil
+            let inputs = isDate ? (attributeSpec?.date ?? attribute.userInfo["dateFormat"].map { [$0] } ?? sibling?.1.date ?? []).map(DateInput.init(name:)) : []
+            let zone = isDate ? (attributeSpec?.timeZone ?? sibling?.1.timeZone ?? spec.timeZone ?? "UTC") : "UTC"
+            let borrowed = sibling.map { "\($0.0)'s, as '\(attributeName)' has no \"date\" of its own" }
             let coercer: ValueCoercer
             do {
                 let parser = try DateParser(inputs, timeZone: zone,
-                                            pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot)
+                                            pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot, borrowedFrom: borrowed)
                 let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
                                               emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false)
                 coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser)

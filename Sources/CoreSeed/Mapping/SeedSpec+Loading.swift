@@ -68,6 +68,9 @@ extension SeedSpec {
         if let version = document.frameworkVersion, !(1...100_000).contains(version) {
             throw FileError(path: path, message: "at frameworkVersion: \(version) is not a Core Data framework version (NSPersistenceFrameworkVersion, 241 to \(FrameworkVersion.newest) in real stores); leave it out for the newest")
         }
+        if let zone = document.timeZone {
+            do { _ = try DateZone(identifier: zone) } catch { throw FileError(path: path, message: "at timeZone: \(error.message)") }
+        }
         var storeUUID = document.storeUUID
         if let text = storeUUID {
             guard let uuid = UUID(uuidString: text) else {
@@ -84,6 +87,18 @@ extension SeedSpec {
             onBlank: document.onBlank, path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
     }
 
+    /// A JSON type as a message says it.
+    private static func words(for type: Any.Type) -> String {
+        if type == String.self { return "a string" }
+        if type == Int.self { return "an integer" }
+        if type == Double.self { return "a number" }
+        if type == Bool.self { return "true or false" }
+        let name = "\(type)"
+        if name.hasPrefix("Dictionary") { return "an object ({ … })" }
+        if name.hasPrefix("Array") { return "an array ([ … ])" }
+        return name
+    }
+
     private static func describe(_ error: DecodingError) -> String {
         func where_(_ path: [any CodingKey]) -> String {
             let text = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
@@ -93,7 +108,10 @@ extension SeedSpec {
         case .keyNotFound(let key, let context):
             return "\(where_(context.codingPath))missing key '\(key.stringValue)'"
         case .typeMismatch(let type, let context):
-            return "\(where_(context.codingPath))expected \(type == String.self ? "a string" : "\(type)")"
+            // Foundation says "Expected to decode Dictionary<String, Any> but found an array instead."
+            let found = context.debugDescription.range(of: "but found ").map { context.debugDescription[$0.upperBound...] }
+                .map { ", found " + $0.replacingOccurrences(of: " instead.", with: "") } ?? ""
+            return "\(where_(context.codingPath))expected \(words(for: type))\(found)"
         case .valueNotFound(_, let context):
             return "\(where_(context.codingPath))missing value"
         case .dataCorrupted(let context):

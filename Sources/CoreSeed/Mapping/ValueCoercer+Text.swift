@@ -1,5 +1,6 @@
 extension ValueCoercer {
-    /// String: text as is; numbers in canonical text; a blob only when it is valid UTF-8.
+    /// String: text as is; numbers in canonical text; a blob only when it is valid UTF-8. Text holding a
+    /// NUL character is refused: C strings, and so many readers of a store, end at the first one.
     func string(_ value: FieldValue) throws(CoercionFailure) -> SQLiteValue {
         let text: String
         switch value {
@@ -20,6 +21,7 @@ extension ValueCoercer {
         case .null, .list:
             throw CoercionFailure(.notA, expected: type.rawValue, seen: value)
         }
+        if text.utf8.contains(0) { throw CoercionFailure(.holdsNUL, expected: type.rawValue, seen: value) }
         if minimum != nil || maximum != nil {
             // Core Data counts NSString length: UTF-16 code units.
             let length = text.utf16.count

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Converts the values of one source field into one attribute's stored SQLite value, strictly.
 ///
 /// Built once per mapped field (bounds from the model parsed, date parser compiled), used for every row.
@@ -115,7 +117,7 @@ public struct ValueCoercer: Sendable {
     func coerceFast(_ bytes: UnsafeBufferPointer<UInt8>) -> FastValue? {
         switch type {
         case .string:
-            guard !bytes.isEmpty, minimum == nil, maximum == nil else { return nil }
+            guard !bytes.isEmpty, minimum == nil, maximum == nil, memchr(bytes.baseAddress!, 0, bytes.count) == nil else { return nil }
             return .sameText
         case .integer16, .integer32, .integer64:
             guard minimum == nil, maximum == nil,

@@ -77,6 +77,7 @@ enum BuildCommand: Command {
             throw error
         }
         try write(report, to: reportPath)
+        for warning in report.warnings { Terminal.error(warning.text) }
         // Rejected values did not fail the build (--max-errors): warnings, each saying it was left out.
         for error in report.rejected {
             for diagnostic in error.diagnostics {

@@ -162,7 +162,7 @@ import Testing
         (["HH:mm"], "UTC", 1950, "date pattern \"HH:mm\" has no year (y, yy or yyyy)"),
         (["yyyy-MM-dd'T"], "UTC", 1950, "date pattern \"yyyy-MM-dd'T\" has an unclosed quote"),
         (["d-MMMMM-yy"], "UTC", 1950, "date pattern \"d-MMMMM-yy\" uses narrow month names (MMMMM), which cannot be parsed"),
-        (["d-MMM-yy"], "Mars/Olympus", 1950, "unknown time zone \"Mars/Olympus\""),
+        (["d-MMM-yy"], "Mars/Olympus", 1950, "unknown time zone \"Mars/Olympus\": use an IANA name such as America/New_York, or UTC"),
         (["d-MMM-yy"], "UTC", 70, "two-digit-year pivot 70 is not a four-digit year such as 1950 (00…49 → 2000…2049, 50…99 → 1950…1999)"),
     ]
 
