@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer binary per reader, the spec syntax check and the model reader (swiftc
 # -sanitize=fuzzer, outside the package build) and runs each for FUZZ_SECONDS (default 60) over its
-# seed corpus in Fuzz/corpus/<name>/. Findings land in fuzz-artifacts/ (ignored by git).
+# seed corpus in Fuzz/corpus/<name>/, or for FUZZ_RUNS executions when that is set (the issue's 1M:
+# FUZZ_RUNS=1000000). Findings land in fuzz-artifacts/ (ignored by git).
 # Usage: scripts/fuzz.sh [csv|xml|sqlite|spec|model ...]
 #        FUZZ_TYPECHECK=1 scripts/fuzz.sh   (only type-checks the targets: the lint runs this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
+limit=(-max_total_time="$seconds")
+[ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
 out=.build/fuzz
 if [ -z "${FUZZ_TYPECHECK:-}" ]; then
   mkdir -p "$out/tmp" fuzz-artifacts
@@ -18,7 +21,7 @@ common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift So
 includes=(-I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${includes[@]}")
 # The spec and model targets need other stages than the readers.
-spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift)
+spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
 model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/Support/FileError.swift Sources/CoreSeed/Support/Diagnosable.swift -I Sources/CCrypto)
 targets=("${@:-csv xml sqlite spec model}")
@@ -44,7 +47,7 @@ for name in ${targets[@]}; do
     -lsqlite3 -lxml2 -lcrypto 2> >(grep -v 'Cannot export local symbol' >&2)
   work="$out/corpus-$name"
   mkdir -p "$work"
-  echo "== fuzzing $name for ${seconds}s"
-  env ${env[@]+"${env[@]}"} "$out/fuzz-$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 ${extra[@]+"${extra[@]}"} \
+  echo "== fuzzing $name (${limit[0]#-})"
+  env ${env[@]+"${env[@]}"} "$out/fuzz-$name" "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 ${extra[@]+"${extra[@]}"} \
     -artifact_prefix="fuzz-artifacts/$name-" "$work" "Fuzz/corpus/$name" 2>&1 | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|Done)' || true
 done
