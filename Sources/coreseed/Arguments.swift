@@ -1,3 +1,4 @@
+import CoreSeed
 /// A command's words, parsed by its declaration (``Command/arguments``, ``Command/options``): positional
 /// arguments, `--flag`, and `--option VALUE` / `--option=VALUE`; `--` ends the options.
 ///
@@ -106,6 +107,11 @@ struct Arguments {
     /// A declared ``CommandOption/Kind/count`` option's number, or `defaultValue` when it was not given.
     func count(_ name: String, default defaultValue: Int) -> Int {
         count(name) ?? defaultValue
+    }
+
+    /// `--timeout SECONDS` as a duration (the library's default when not given).
+    var timeout: Duration {
+        count("timeout").map { .seconds($0) } ?? StoreSnapshot.defaultTimeout
     }
 
     /// A declared ``CommandOption/Kind/count`` option's number, or nil when it was not given.

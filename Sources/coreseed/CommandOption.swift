@@ -37,6 +37,9 @@ struct CommandOption: Sendable {
         Self(name: name, kind: .choice(choices), isRequired: false, help: help)
     }
 
+    /// `--timeout SECONDS`, shared by every command that opens an existing store.
+    static let timeout = count("timeout", "SECONDS", "wait this long for a store another process has locked (default 10)")
+
     var takesValue: Bool { kind != .flag }
 
     /// `--name` or `--name VALUE`, as the usage line and the help show it.

@@ -92,7 +92,7 @@ import CoreSeed
         #expect(notSQLite.stderr == "text.sqlite: error: not a SQLite database (no 'SQLite format 3' header)\n")
         let usage = try scratch.run(["backup", "only.sqlite"])
         #expect(usage.status == 64)
-        #expect(usage.stderr.hasPrefix("error: missing DST\nUsage: coreseed backup SRC DST\n"))
+        #expect(usage.stderr.hasPrefix("error: missing DST\nUsage: coreseed backup SRC DST [--timeout SECONDS]\n"))
         _ = try SQLiteDatabase(path: scratch.path("store.sqlite"), mode: .readWriteCreate).execute("CREATE TABLE t (x)")
         let same = try scratch.run(["backup", "store.sqlite", "./store.sqlite"])
         #expect(same.status == 64)

@@ -82,6 +82,6 @@ import CoreSeed
         #expect(missing.stderr == "nope.sqlite: error: no store at this path\n")
         let usage = try scratch.run(["inspect"])
         #expect(usage.status == 64)
-        #expect(usage.stderr == "error: missing STORE\nUsage: coreseed inspect STORE [--json]\nsee 'coreseed inspect --help'\n")
+        #expect(usage.stderr == "error: missing STORE\nUsage: coreseed inspect STORE [--json] [--timeout SECONDS]\nsee 'coreseed inspect --help'\n")
     }
 }

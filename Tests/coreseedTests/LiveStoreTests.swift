@@ -119,11 +119,37 @@ import CoreSeed
             let cpu = try #require(child.cpuSeconds)
             #expect(cpu < 1.5, "\(name) used \(cpu) s of CPU in the \(child.elapsed) s it waited for the lock")
             #expect(result.status == 66, "\(name): \(result.stderr)")
-            #expect(result.stderr == "locked.sqlite: error: store in use by another process: it stayed locked for 10 s (database is locked); try again when it is free\n")
+            #expect(result.stderr == "locked.sqlite: error: store in use by another process: it stayed locked for 10 s (database is locked); try again when it is free, or wait longer with --timeout SECONDS\n")
             #expect(child.temporaryFiles() == [])
         }
         try holder.execute("COMMIT")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix("copy") || $0.hasPrefix(".copy") } == [])
+    }
+
+    /// `--timeout SECONDS` bounds the wait of every command that opens an existing store (issue 16).
+    @Test func timeoutBoundsTheWait() throws {
+        let scratch = try Scratch()
+        let store = try LiveStores.carriers(in: scratch, name: "locked.sqlite", rows: 0)
+        let holder = try SQLiteDatabase(path: store, mode: .readWrite)
+        try holder.execute("BEGIN EXCLUSIVE")
+        let message = "locked.sqlite: error: store in use by another process: it stayed locked for 2 s (database is locked); try again when it is free, or wait longer with --timeout SECONDS\n"
+        let children = [
+            ("backup", try ChildRun(["backup", "locked.sqlite", "copy.sqlite", "--timeout", "2"], in: scratch.url)),
+            ("verify", try ChildRun(["verify", "locked.sqlite", "--model", LiveStoreTests.model, "--timeout", "2"], in: scratch.url)),
+            ("inspect", try ChildRun(["inspect", "locked.sqlite", "--timeout", "2"], in: scratch.url)),
+            ("export", try ChildRun(["export", "locked.sqlite", "--model", LiveStoreTests.model, "--output", "out", "--timeout", "2"], in: scratch.url)),
+            ("build --into", try ChildRun(["build", BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/seed.json").path,
+                                           "--into", "locked.sqlite", "--timeout", "2", "--quiet"], in: scratch.url)),
+        ]
+        for (name, child) in children {
+            let result = try #require(child.wait(upTo: 30), "\(name) still waited after 30 s")
+            #expect(child.elapsed >= 1.9 && child.elapsed < 8, "\(name) gave up after \(child.elapsed) s")
+            #expect(result.status == 66, "\(name): \(result.stderr)")
+            #expect(result.stderr == message, "\(name)")
+            #expect(child.temporaryFiles() == [])
+        }
+        try holder.execute("COMMIT")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("out")))
     }
 
     /// A WAL store whose committed rows are only in its `-wal`, beside no `-shm` (copied while its writer

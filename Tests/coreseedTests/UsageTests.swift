@@ -33,7 +33,7 @@ import Testing
         #expect(result.stdout.hasPrefix("""
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
                                   [--fail-on-rejects] [--allow-empty] [--configuration NAME] [--into STORE]
-                                  [--mode replace|upsert|insert] [--quiet]
+                                  [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
 
             Reads the spec's sources,
             """))
@@ -53,6 +53,7 @@ import Testing
               --into STORE                   update this existing store instead (it must match the model)
               --mode replace|upsert|insert   replace: write a new store; upsert, insert: update one (see above)
               --quiet                        print no progress and no summary
+              --timeout SECONDS              wait this long for a store another process has locked (default 10)
               -h, --help                     show this help
 
             Example:
@@ -85,7 +86,7 @@ import Testing
             error: unknown option --frob
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
                                   [--fail-on-rejects] [--allow-empty] [--configuration NAME] [--into STORE]
-                                  [--mode replace|upsert|insert] [--quiet]
+                                  [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
             see 'coreseed build --help'
 
             """)
@@ -158,7 +159,7 @@ import Testing
         let parts = label.split(separator: " ").map(String.init)
         guard parts.count == 2 else { return parts }
         let value = parts[1]
-        if value == "N" { return [parts[0], "1"] }
+        if value == "N" || value == "SECONDS" { return [parts[0], "1"] }
         if value.contains("|") { return [parts[0], String(value.split(separator: "|")[0])] }
         return [parts[0], "missing-\(value)"]
     }

@@ -42,7 +42,7 @@ extension SeedBuild {
                 var metadata = StoreMetadata(model: mapping.model, frameworkVersion: framework.rawValue, other: other)
                 if !framework.hasHashesDigest { metadata.hashesDigest = nil }
                 if !framework.hasChecksum { metadata.checksum = nil }
-                if maxPrimaryKeys.values.allSatisfy({ $0 == 0 }) && !options.allowEmpty, let held = Finish.rowsHeld(at: output), held > 0 {
+                if maxPrimaryKeys.values.allSatisfy({ $0 == 0 }) && !options.allowEmpty, let held = Finish.rowsHeld(at: output, timeout: options.timeout), held > 0 {
                     throw FileError(path: output, message: "the build wrote no rows and would replace this store, which holds \(held) rows, with an empty one: nothing was replaced; check the sources (a CSV with only its header?) or pass --allow-empty to replace it")
                 }
                 let uuid = try mapping.spec.storeUUID ?? inputUUID()
@@ -54,9 +54,9 @@ extension SeedBuild {
 
         /// How many rows the Core Data tables of the store at `path` hold; nil when there is no file
         /// or it is not a store that can be read. Only validated names reach the SQL, quoted.
-        static func rowsHeld(at path: String) -> Int? {
+        static func rowsHeld(at path: String, timeout: Duration) -> Int? {
             guard FileManager.default.fileExists(atPath: path) else { return nil }
-            return try? StoreSnapshot.read(path: path) { snapshot in
+            return try? StoreSnapshot.read(path: path, timeout: timeout) { snapshot in
                 let database = snapshot.database
                 var total = 0
                 for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'") {

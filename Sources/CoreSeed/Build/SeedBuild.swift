@@ -35,6 +35,8 @@ public enum SeedBuild {
         /// Where the caller will write the report (`--report`): checked, before any work, not to be an
         /// input or the output.
         public var reportPath: String?
+        /// How long a lock another process holds on the store being replaced or updated is waited for.
+        public var timeout: Duration = StoreSnapshot.defaultTimeout
 
         public init() {}
     }
@@ -96,7 +98,7 @@ public enum SeedBuild {
         } else if options.dryRun {
             destination = .nowhere
         } else {
-            destination = .newStore(try StoreWriter(layout: mapping.layout, targetPath: output))
+            destination = .newStore(try StoreWriter(layout: mapping.layout, targetPath: output, timeout: options.timeout))
         }
         let finish = Finish(plan: plan, options: options, destination: destination, output: output)
         if case .newStore = destination { finish.startInputUUID() }
@@ -246,18 +248,18 @@ public enum SeedBuild {
                                      plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows) {
         let configuration = options.configuration ?? plan.mapping.spec.configuration
         let single = ModelVersions(versions: [model], currentVersionName: model.versionName, path: versions.path)
-        let report = try StoreVerifier(versions: single, configuration: configuration).verify(storeAt: target)
+        let report = try StoreVerifier(versions: single, configuration: configuration, timeout: options.timeout).verify(storeAt: target)
         guard report.isMatch else {
             // Another version of the model may have written it: say which, and the spec key to set.
             if report.matchedVersion == nil, versions.versions.count > 1,
-               let other = try? StoreVerifier(versions: versions, configuration: configuration).verify(storeAt: target).matchedVersion,
+               let other = try? StoreVerifier(versions: versions, configuration: configuration, timeout: options.timeout).verify(storeAt: target).matchedVersion,
                other != model.versionName {
                 throw FileError(path: target, message: "the store to update was written by model version '\(other)', but the spec builds '\(model.versionName)': set \"modelVersion\": \"\(other)\" in the spec (or migrate the store to '\(model.versionName)' first)")
             }
             let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
             throw FileError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
         }
-        let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.mapping.layout)
+        let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.mapping.layout, timeout: options.timeout)
         do {
             return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target))
         } catch {

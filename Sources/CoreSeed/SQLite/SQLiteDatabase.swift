@@ -95,6 +95,12 @@ public final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// Waits up to `duration` for a lock held by another connection.
+    public func setBusyTimeout(_ duration: Duration) {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
+    }
+
     /// The rowid of the last insert (`sqlite3_last_insert_rowid`).
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

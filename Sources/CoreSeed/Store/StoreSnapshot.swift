@@ -104,7 +104,7 @@ public final class StoreSnapshot {
                 }
             }
             if attempt == attempts {
-                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its file changed while it was read, \(attempts) times; try again when it is free")
+                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its file changed while it was read, \(attempts) times; try again when it is free, or wait longer with --timeout SECONDS")
             }
         }
     }
@@ -183,8 +183,7 @@ public final class StoreSnapshot {
                              stepLimit: Duration) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: mode)
         try database.hardenForUntrustedReading()
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        database.setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
+        database.setBusyTimeout(timeout)
         database.limitStepDuration(to: stepLimit)
         try database.execute("BEGIN")
         _ = try database.scalar("SELECT count(*) FROM sqlite_master")
@@ -225,7 +224,7 @@ public final class StoreSnapshot {
             }
             removeCopy()
             guard clock.now < giveUp else {
-                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its files kept changing while they were copied for \(SQLiteDatabase.seconds(timeout)) s; try again when it is free")
+                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its files kept changing while they were copied for \(SQLiteDatabase.seconds(timeout)) s; try again when it is free, or wait longer with --timeout SECONDS")
             }
             usleep(50_000)
         }
@@ -241,7 +240,7 @@ public final class StoreSnapshot {
     /// An SQLite error about the store at `path` as the user should read it.
     static func fileError(_ error: SQLiteError, store path: String, timeout: Duration) -> FileError {
         if error.isBusy {
-            return FileError(.unreadableInput, path: path, message: "store in use by another process: it stayed locked for \(SQLiteDatabase.seconds(timeout)) s (\(error.message)); try again when it is free")
+            return FileError(.unreadableInput, path: path, message: "store in use by another process: it stayed locked for \(SQLiteDatabase.seconds(timeout)) s (\(error.message)); try again when it is free, or wait longer with --timeout SECONDS")
         }
         if error.code.primary == .interrupt {
             return FileError(path: path, message: "a query \(error.description)")

@@ -16,12 +16,15 @@ public final class StoreWriter {
     private var finished = false
     /// The temporary file's removal on SIGINT/SIGTERM, until it is renamed into place or removed.
     private var cleanup: InterruptCleanup.Registration?
+    /// How long a lock another process holds on the store being replaced or read is waited for.
+    public let timeout: Duration
 
     /// Creates the temporary file and the entity and join tables. Indexes come after the load:
     /// building an index once over the loaded table is cheaper than keeping it up row by row.
-    public init(layout: StoreLayout, targetPath: String) throws(FileError) {
+    public init(layout: StoreLayout, targetPath: String, timeout: Duration = StoreSnapshot.defaultTimeout) throws(FileError) {
         let targetPath = StoreWriter.throughSymlinks(targetPath)
         self.layout = layout
+        self.timeout = timeout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
         let directory = url.deletingLastPathComponent()
@@ -38,7 +41,7 @@ public final class StoreWriter {
             self.database = try StoreWriter.create(at: temporaryPath, layout: layout)
         } catch {
             StoreWriter.removeFiles(at: temporaryPath)
-            throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot create the store: \(error.description)")
+            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot create the store: \(error.description)")
         }
     }
 
@@ -47,9 +50,11 @@ public final class StoreWriter {
     /// The existing store is read, never written, until the finished copy replaces it.
     /// `writingTo`: where the updated store goes (`--into A --output B`); the store itself by default,
     /// and then `A` is left as it was.
-    public init(updating sourcePath: String, writingTo output: String? = nil, layout: StoreLayout) throws(FileError) {
+    public init(updating sourcePath: String, writingTo output: String? = nil, layout: StoreLayout,
+                timeout: Duration = StoreSnapshot.defaultTimeout) throws(FileError) {
         let targetPath = StoreWriter.throughSymlinks(output ?? sourcePath)
         self.layout = layout
+        self.timeout = timeout
         self.targetPath = targetPath
         let url = URL(fileURLWithPath: targetPath)
         self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
@@ -58,12 +63,12 @@ public final class StoreWriter {
         cleanup = InterruptCleanup.register(store: temporaryPath)
         let temporaryPath = self.temporaryPath
         do {
-            self.database = try StoreSnapshot.read(path: sourcePath) { snapshot in
+            self.database = try StoreSnapshot.read(path: sourcePath, timeout: timeout) { snapshot in
                 StoreWriter.removeFiles(at: temporaryPath)
                 do {
                     return try StoreWriter.copy(snapshot.database, to: temporaryPath)
                 } catch let error as SQLiteError {
-                    throw FileError(.cannotWriteOutput, path: temporaryPath, message: "cannot copy the existing store: \(error.description)")
+                    throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot copy the existing store: \(error.description)")
                 }
             }
         } catch {
@@ -139,13 +144,13 @@ public final class StoreWriter {
     /// The check and the rename are not one atomic step: a process that opens the store in between is
     /// not seen. A rollback-journal store is checked for a transaction in progress only (an idle
     /// connection holds no lock there).
-    static func refuseIfInUse(_ path: String) throws(FileError) {
+    static func refuseIfInUse(_ path: String, timeout: Duration) throws(FileError) {
         let inUse = FileError(.cannotWriteOutput, path: path,
                               message: "store in use by another process (an app has it open): nothing was changed; close the app, then update the store")
         guard let header = try? StoreFileHeader(path: path) else { return }
         do {
             let database = try SQLiteDatabase(path: path, mode: .readWrite)
-            database.setBusyTimeout(milliseconds: 2_000)
+            database.setBusyTimeout(timeout)
             if header.journalMode == .wal {
                 let mode = try database.scalar("PRAGMA journal_mode = DELETE")
                 guard case .text(let now)? = mode, now.lowercased() == "delete" else { throw inUse }
@@ -328,7 +333,7 @@ public final class StoreWriter {
         }
         self.database = nil  // closes the connection: the file is complete on disk
         // Never rename over a store an app has open (its later commits would go nowhere).
-        if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath) }
+        if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath, timeout: timeout) }
         StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
         let descriptor = open(temporaryPath, O_RDONLY)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }

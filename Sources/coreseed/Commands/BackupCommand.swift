@@ -8,7 +8,7 @@ enum BackupCommand: Command {
         .required("SRC", "the store to copy (never written; its -wal content is included)"),
         .required("DST", "where the copy goes (replaced only when the copy is complete and checked)"),
     ]
-    static let options: [CommandOption] = []
+    static let options: [CommandOption] = [.timeout]
     static let discussion = """
         Copies the store SRC into DST with SQLite's online backup API, committed WAL content included,
         then switches the copy to journal_mode=DELETE (no -wal/-shm beside it), runs PRAGMA
@@ -22,7 +22,7 @@ enum BackupCommand: Command {
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
         let (source, destination) = (arguments.positionals[0], arguments.positionals[1])
-        let result = try StoreBackup.backup(from: source, to: destination)
+        let result = try StoreBackup.backup(from: source, to: destination, timeout: arguments.timeout)
         switch result.route {
         case .inPlace:
             try Terminal.out("\(destination): \(result.size) bytes, read \(source) in place")

@@ -17,6 +17,7 @@ enum BuildCommand: Command {
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
         .choice("mode", ["replace", "upsert", "insert"], "replace: write a new store; upsert, insert: update one (see above)"),
         .flag("quiet", "print no progress and no summary"),
+        .timeout,
     ]
     static let discussion = """
         Reads the spec's sources, maps them onto the model's entities and writes a single-file Core Data
@@ -44,6 +45,7 @@ enum BuildCommand: Command {
         options.maxErrors = arguments.count("max-errors", default: 0)
         options.failOnRejects = arguments.flag("fail-on-rejects")
         options.allowEmpty = arguments.flag("allow-empty")
+        options.timeout = arguments.timeout
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
         if let mode = arguments.option("mode") {

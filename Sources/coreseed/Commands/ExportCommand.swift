@@ -13,6 +13,7 @@ enum ExportCommand: Command {
         .choice("format", ["csv", "json"], "csv (default): RFC 4180 with a header line; json: an array of objects"),
         .value("output", "DIR", "write the files here (created if missing; default: the current folder)"),
         .flag("spec", "also write DIR/seed.json, a spec that rebuilds the rows (csv only)"),
+        .timeout,
     ]
     static let discussion = """
         Writes ENTITY.csv (or .json) per concrete entity, rows in Z_PK order: 'pk' (the row's Z_PK), the
@@ -39,7 +40,7 @@ enum ExportCommand: Command {
         let directory = arguments.option("output") ?? "."
         let versions = try ModelVersions.load(path: modelPath)
         let specModel: String? = arguments.flag("spec") ? absolutePath(modelPath) : nil
-        let exporter = StoreExporter(versions: versions, modelVersion: arguments.option("model-version"))
+        let exporter = StoreExporter(versions: versions, modelVersion: arguments.option("model-version"), timeout: arguments.timeout)
         let result = try exporter.export(storeAt: store, to: directory, format: format, entity: arguments.option("entity"),
                                          specModelPath: specModel)
         for warning in result.warnings { Terminal.error("\(store): warning: \(warning)") }

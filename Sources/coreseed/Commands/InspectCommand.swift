@@ -7,6 +7,7 @@ enum InspectCommand: Command {
     static let arguments: [CommandArgument] = [.required("STORE", "the store to read (never opened or changed in place)")]
     static let options: [CommandOption] = [
         .flag("json", "print the same facts as one JSON object (keys above)"),
+        .timeout,
     ]
     static let discussion = """
         Prints one fact per line: store, uuid, journal mode (from the file header: rollback or wal),
@@ -23,7 +24,7 @@ enum InspectCommand: Command {
     static let examples = ["coreseed inspect Outputs/Carriers.sqlite"]
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
-        let inspection = try StoreInspection(path: arguments.positionals[0])
+        let inspection = try StoreInspection(path: arguments.positionals[0], timeout: arguments.timeout)
         try Terminal.out(arguments.flag("json") ? inspection.json : inspection.lines.joined(separator: "\n"))
         return .success
     }

@@ -10,6 +10,7 @@ enum VerifyCommand: Command {
         .value("configuration", "NAME", "check only this configuration's entities"),
         .flag("strict", "fail on warnings too"),
         .flag("json", "print the result as one JSON object (keys above)"),
+        .timeout,
     ]
     static let discussion = """
         Says which version of the model wrote the store (its version hashes match), then checks the
@@ -32,7 +33,7 @@ enum VerifyCommand: Command {
         let store = arguments.positionals[0]
         let strict = arguments.flag("strict")
         let versions = try ModelVersions.load(path: modelPath)
-        let report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration")).verify(storeAt: store)
+        let report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration"), timeout: arguments.timeout).verify(storeAt: store)
         if arguments.flag("json") {
             var json = JSONWriter()
             json.object { json in

@@ -211,7 +211,7 @@ import Testing
         try holder.execute("BEGIN EXCLUSIVE")
         let clock = ContinuousClock()
         let start = clock.now, cpu = Self.threadCPUSeconds()
-        #expect(throws: FileError(.unreadableInput, path: store, message: "store in use by another process: it stayed locked for 0.5 s (database is locked); try again when it is free")) {
+        #expect(throws: FileError(.unreadableInput, path: store, message: "store in use by another process: it stayed locked for 0.5 s (database is locked); try again when it is free, or wait longer with --timeout SECONDS")) {
             try StoreBackup.backup(from: store, to: directory.appendingPathComponent("copy.sqlite").path, timeout: .milliseconds(500))
         }
         let waited = clock.now - start
