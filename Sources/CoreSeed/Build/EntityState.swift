@@ -19,23 +19,9 @@ struct EntityState {
     var toOneKeys: [[Int64]] = []
     var toOneEntities: [[Int32]] = []
     var toOneOrders: [[Int64]] = []
-    /// Unresolved relationship keys, reported when the record is read again (with its location).
-    var unresolved: [Int32: [(link: Int, key: String)]] = [:]
-}
-
-/// A destination key as the key pass keeps it: a canonical integer without its text (most legacy ids),
-/// else the key's text (``NaturalKey/part(_:)``).
-enum LinkKey: Sendable {
-    case integer(Int64)
-    case text(String)
-
-    /// The key's canonical text (for messages and the keys of rows already in a store).
-    var text: String {
-        switch self {
-        case .integer(let number): String(number)
-        case .text(let text): text
-        }
-    }
+    /// Unresolved relationship keys (which link, which of the record's keys), reported when the record
+    /// is read again, with its location and the key's text.
+    var unresolved: [Int32: [(link: Int, position: Int)]] = [:]
 }
 
 /// Destination keys per record, flattened: record `i`'s keys are `keys[starts[i]..<starts[i+1]]`.
@@ -44,17 +30,17 @@ struct LinkKeys {
     private(set) var starts: [Int32] = [0]
 
     mutating func append(_ recordKeys: [String]) {
-        keys += recordKeys.map(LinkKey.text)
+        keys += recordKeys.map(LinkKey.init)
         starts.append(Int32(keys.count))
     }
 
     mutating func append(single key: String?) {
-        if let key { keys.append(.text(key)) }
+        if let key { keys.append(LinkKey(key)) }
         starts.append(Int32(keys.count))
     }
 
     mutating func append(integer key: Int64) {
-        keys.append(.integer(key))
+        keys.append(LinkKey(integer: key))
         starts.append(Int32(keys.count))
     }
 

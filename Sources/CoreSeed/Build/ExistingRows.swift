@@ -2,7 +2,7 @@
 /// input's records, and `Z_MAX` per hierarchy.
 struct ExistingRows: Sendable {
         /// Per seeded entity: stored key → `Z_PK` of rows of that concrete entity.
-        var keys: [[String: Int64]]
+        var keys: [[LinkKey: Int64]]
         /// Per hierarchy root: `Z_MAX` before the build.
         var maxPrimaryKeys: [String: Int64]
         /// Per seeded entity: how a record's key reads in the store's terms.
@@ -27,7 +27,10 @@ struct ExistingRows: Sendable {
     /// (which one to update would be a guess). `storePath` names the store in messages.
     static func load(_ database: SQLiteDatabase, plan: BuildPlan, storePath: String) throws -> ExistingRows {
         let readers = try plan.mapping.entities.map { try keyReader(for: $0, plan: plan, depth: 0) }
-        var keys: [[String: Int64]] = Array(repeating: [:], count: plan.mapping.entities.count)
+        var keys: [[LinkKey: Int64]] = Array(repeating: [:], count: plan.mapping.entities.count)
+        // Per entity keyed by attributes: Z_PK → key text, for the entities keyed through them (and messages).
+        var texts: [Int: [Int64: String]] = [:]
+        let keyedThrough = Set(readers.compactMap { reader -> Int? in if case .through(_, let destination, _) = reader { destination } else { nil } })
         // Entities keyed by attributes first: the others are keyed through them.
         let order = plan.mapping.entities.indices.sorted { a, b in
             if case .attributes = readers[a], case .through = readers[b] { return true }
@@ -43,17 +46,17 @@ struct ExistingRows: Sendable {
                     let parts = row.dropFirst().map { NaturalKey.part(ExistingRows.fieldValue($0)) }
                     guard parts.allSatisfy({ $0 != nil }) else { continue }
                     let key = parts.map { $0! }.joined(separator: String(NaturalKey.separator))
-                    if let first = keys[index].updateValue(primaryKey, forKey: key) {
+                    if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(key)) {
                         throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
                     }
+                    if keyedThrough.contains(index) { texts[index, default: [:]][primaryKey] = key }
                 }
             case .through(let column, let destination, _):
-                var keyOf: [Int64: String] = [:]
-                for (key, primaryKey) in keys[destination] { keyOf[primaryKey] = key }
+                let keyOf = texts[destination] ?? [:]
                 let sql = "SELECT Z_PK, \(column) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0], case .integer(let target) = row[1], let key = keyOf[target] else { continue }
-                    if let first = keys[index].updateValue(primaryKey, forKey: key) {
+                    if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(key)) {
                         throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
                     }
                 }

@@ -1,32 +1,31 @@
 /// Natural key → record ordinal, the one structure whose memory grows with the input.
 ///
 /// Keys that are canonical integers (`35216`, `-7`; not `007`) — most legacy ids — live in an
-/// open-addressing table of 12 bytes a slot; other keys in a dictionary of strings.
+/// open-addressing table of 12 bytes a slot; other keys by their fingerprint (``LinkKey``), 20 bytes a
+/// slot whatever their length.
 struct KeyIndex {
     private var integers = IntegerKeyTable()
-    private var strings: [String: Int32] = [:]
+    private var fingerprints = FingerprintTable()
 
-    var count: Int { integers.count + strings.count }
+    var count: Int { integers.count + fingerprints.count }
 
     subscript(key: String) -> Int32? {
-        get {
-            if let number = KeyIndex.canonicalInteger(key) { return integers[number] }
-            return strings[key]
-        }
-        set {
-            if let number = KeyIndex.canonicalInteger(key) {
-                integers[number] = newValue
-            } else {
-                strings[key] = newValue
-            }
-        }
+        get { self[LinkKey(key)] }
+        set { self[LinkKey(key)] = newValue }
     }
 
-    /// The ordinal of a destination key as the key pass keeps it.
+    /// The ordinal of a key as the key pass keeps it.
     subscript(_ key: LinkKey) -> Int32? {
-        switch key {
-        case .integer(let number): integers[number]
-        case .text(let text): self[text]
+        get {
+            if let number = key.integer { return integers[number] }
+            return fingerprints[key]
+        }
+        set {
+            if let number = key.integer {
+                integers[number] = newValue
+            } else {
+                fingerprints[key] = newValue
+            }
         }
     }
 
@@ -63,22 +62,36 @@ struct KeyIndex {
     }
 }
 
-/// Int64 → Int32 with linear probing; grows by half when 80% full. Not a general dictionary:
-/// values are never removed, only replaced.
-struct IntegerKeyTable {
-    private var keys: [Int64] = []
+/// A key a ``ProbeTable`` can hold: compared whole, placed by 64 well-mixed bits.
+protocol ProbeKey: Equatable {
+    var probeHash: UInt64 { get }
+}
+
+extension Int64: ProbeKey {
+    /// Fibonacci hashing: sequential ids spread over the table.
+    var probeHash: UInt64 { UInt64(bitPattern: self) &* 0x9E37_79B9_7F4A_7C15 }
+}
+
+extension LinkKey: ProbeKey {
+    /// A fingerprint is random bits already; an integer key is mixed like any `Int64`.
+    var probeHash: UInt64 { high == 0 ? low.multipliedReportingOverflow(by: 0x9E37_79B9_7F4A_7C15).partialValue : low }
+}
+
+/// Key → Int32 with linear probing (12 bytes a slot for `Int64` keys, 20 for `LinkKey`s); grows by half
+/// when 80% full. Not a general dictionary: values are never removed, only replaced.
+struct ProbeTable<Key: ProbeKey> {
+    private var keys: [Key] = []
     fileprivate var values: [Int32] = []
     /// Marks an empty slot in `values` (ordinals are never negative).
-    fileprivate static let empty: Int32 = -1
+    fileprivate static var empty: Int32 { -1 }
     private(set) var count = 0
 
-    private static func slot(_ key: Int64, _ capacity: Int) -> Int {
-        // Fibonacci hashing, then the high bits scaled to the capacity (any capacity, not only powers of 2).
-        let hash = UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15
-        return Int(((hash >> 32) &* UInt64(capacity)) >> 32)
+    private static func slot(_ key: Key, _ capacity: Int) -> Int {
+        // The high bits scaled to the capacity (any capacity, not only powers of 2).
+        Int(((key.probeHash >> 32) &* UInt64(capacity)) >> 32)
     }
 
-    subscript(key: Int64) -> Int32? {
+    subscript(key: Key) -> Int32? {
         get {
             let capacity = keys.count
             guard capacity > 0 else { return nil }
@@ -91,8 +104,8 @@ struct IntegerKeyTable {
             return nil
         }
         set {
-            guard let newValue else { preconditionFailure("IntegerKeyTable does not remove keys") }
-            if (count + 1) * 5 > keys.count * 4 { grow() }
+            guard let newValue else { preconditionFailure("ProbeTable does not remove keys") }
+            if (count + 1) * 5 > keys.count * 4 { grow(filler: key) }
             let capacity = keys.count
             var index = Self.slot(key, capacity)
             while values[index] != Self.empty {
@@ -109,10 +122,11 @@ struct IntegerKeyTable {
         }
     }
 
-    private mutating func grow() {
+    /// `filler` stands in the empty slots' keys (never read: `values` marks them empty).
+    private mutating func grow(filler: Key) {
         let oldKeys = keys, oldValues = values
         let capacity = max(1024, oldKeys.count + oldKeys.count / 2)
-        keys = Array(repeating: 0, count: capacity)
+        keys = Array(repeating: filler, count: capacity)
         values = Array(repeating: Self.empty, count: capacity)
         count = 0
         for index in oldKeys.indices where oldValues[index] != Self.empty {
@@ -121,7 +135,12 @@ struct IntegerKeyTable {
     }
 }
 
-extension IntegerKeyTable {
+/// Canonical integer keys.
+typealias IntegerKeyTable = ProbeTable<Int64>
+/// Any keys, text ones by fingerprint.
+typealias FingerprintTable = ProbeTable<LinkKey>
+
+extension ProbeTable {
     /// The longest run of occupied slots (for tests: a bad hash shows as one long run).
     var longestProbe: Int {
         var longest = 0, run = 0
@@ -139,13 +158,18 @@ struct KeySet {
     /// Bit `k` is set when integer key `k` was seen (for 0 ≤ k < `bitmapLimit`).
     private var bitmap: [UInt64] = []
     private var integers = IntegerKeyTable()
-    private var strings = Set<String>()
+    private var fingerprints = FingerprintTable()
     /// Keys below this use the bitmap (16 MiB at most).
     static let bitmapLimit: Int64 = 1 << 27
 
     /// Adds `key`; false when it was already there.
     mutating func insert(_ key: String) -> Bool {
-        guard let number = KeyIndex.canonicalInteger(key) else { return strings.insert(key).inserted }
+        let key = LinkKey(key)
+        guard let number = key.integer else {
+            if fingerprints[key] != nil { return false }
+            fingerprints[key] = 0
+            return true
+        }
         return insert(integer: number)
     }
 

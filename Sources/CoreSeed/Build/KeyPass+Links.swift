@@ -17,9 +17,8 @@ extension KeyPass {
             }
         }
         guard let existing else { return nil }
-        let text = key.text
         for index in candidates {
-            if let primaryKey = existing.keys[index][text] { return Target(entity: index, ordinal: nil, primaryKey: primaryKey) }
+            if let primaryKey = existing.keys[index][key] { return Target(entity: index, ordinal: nil, primaryKey: primaryKey) }
         }
         return nil
     }
@@ -72,9 +71,9 @@ extension KeyPass {
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
                         guard let target = lookup(linking.candidates, key) else {
                             // A key of a record rejected for its values: that rejection was reported.
-                            let rejected = linking.candidates.contains { rejectedKeys[$0]?[key.text] != nil }
+                            let rejected = linking.candidates.contains { rejectedKeys[$0]?[key] != nil }
                             if link.onUnresolved == .error && !rejected {
-                                states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, key.text))
+                                states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, position))
                             }
                             continue
                         }
@@ -149,7 +148,7 @@ extension KeyPass {
             while let record = try reader.next() {
                 let sourceKey = NaturalKey.key(record.values, at: link.keyFields)
                 let targetKey = NaturalKey.key(record.values, at: link.destinationKeyFields)
-                guard let sourceKey, let source = lookup(sources, .text(sourceKey)) else {
+                guard let sourceKey, let source = lookup(sources, LinkKey(sourceKey)) else {
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
                                                 attribute: link.relationship.name,
@@ -157,7 +156,7 @@ extension KeyPass {
                     }
                     continue
                 }
-                guard let targetKey, let target = lookup(targets, .text(targetKey)) else {
+                guard let targetKey, let target = lookup(targets, LinkKey(targetKey)) else {
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
                                                 entity: link.entity, attribute: link.relationship.name,

@@ -15,17 +15,17 @@ extension KeyPass {
                     let keys = states[index].linkKeys[linkIndex]
                     for ordinal in 0..<states[index].count where states[index].kept[ordinal] {
                         for key in keys.keys(of: ordinal) {
-                            let text = key.text
-                            guard let (destination, location) = destinations.lazy.compactMap({ d in round[d]?[text].map { (d, $0) } }).first,
+                            guard let (destination, rejected) = destinations.lazy.compactMap({ d in round[d]?[key].map { (d, $0) } }).first,
                                   !isKept(key, among: candidates(for: link.relationship.destinationEntity)) else { continue }
                             let name = mapping.entities[destination].name
-                            leftOut[index, default: []].append((ordinal, linkIndex, text, "\(name) '\(NaturalKey.display(text))' (\(location))"))
+                            let text = rejected.key
+                            leftOut[index, default: []].append((ordinal, linkIndex, text, "\(name) '\(NaturalKey.display(text))' (\(rejected.location))"))
                             break
                         }
                     }
                 }
             }
-            var next: [Int: [String: SourceLocation]] = [:]
+            var next: [Int: [LinkKey: (location: SourceLocation, key: String)]] = [:]
             for (index, orphans) in leftOut {
                 let entity = mapping.entities[index]
                 let located = try locate(entity: entity, ordinals: Set(orphans.map(\.ordinal)))
@@ -47,8 +47,8 @@ extension KeyPass {
                                                      attribute: link.relationship.name, failure: failure))
                     }
                     if let key {
-                        next[index, default: [:]][key] = location
-                        rejectedKeys[index, default: [:]][key] = location
+                        next[index, default: [:]][LinkKey(key)] = (location, key)
+                        rejectedKeys[index, default: [:]][LinkKey(key)] = (location, key)
                     }
                 }
             }

@@ -18,7 +18,7 @@ struct KeyPass {
     /// Uniqueness constraints' values seen so far (when values are checked here).
     var uniqueness = UniquenessIndex()
     /// Per entity: the keys of records rejected for their values, and where they are (`KeyPass+Orphans`).
-    var rejectedKeys: [Int: [String: SourceLocation]] = [:]
+    var rejectedKeys: [Int: [LinkKey: (location: SourceLocation, key: String)]] = [:]
     private var candidateCache: [String: [Int]] = [:]
 
     var mapping: SeedPlan { plan.mapping }
@@ -126,7 +126,7 @@ struct KeyPass {
                 }
             }
             if !keep, entity.hasKey, let key = NaturalKey.key(try input.record().values, at: source.keyFields) {
-                rejectedKeys[index, default: [:]][key] = try input.record().location
+                rejectedKeys[index, default: [:]][LinkKey(key)] = (try input.record().location, key)
             }
         }
         if entity.hasKey && keep {
@@ -138,7 +138,7 @@ struct KeyPass {
         }
         if keep, let existing {
             let key = existing.storedKey(try input.record(), source: source, reader: existing.keyReaders[index])
-            let primaryKey = key.flatMap { existing.keys[index][$0] } ?? 0
+            let primaryKey = key.flatMap { existing.keys[index][LinkKey($0)] } ?? 0
             if primaryKey != 0 && insertOnly {
                 keep = false
                 state.skippedExisting += 1

@@ -17,7 +17,7 @@ struct RowProducer: Sendable {
         var toOneEntities: [[Int32]] = []
         var toOneOrders: [[Int64]] = []
         /// Unresolved relationship keys per record ordinal, reported with the record's location.
-        var unresolved: [Int32: [(link: Int, key: String)]] = [:]
+        var unresolved: [Int32: [(link: Int, position: Int)]] = [:]
         /// Rows numbered as read: where each to-one slot's value comes from.
         var slots: [BuildPlan.SlotSource]?
     }
@@ -61,7 +61,7 @@ struct RowProducer: Sendable {
         let toOneKeys: [[Int64]]
         let toOneEntities: [[Int32]]
         let toOneOrders: [[Int64]]
-        let unresolved: [Int32: [(link: Int, key: String)]]
+        let unresolved: [Int32: [(link: Int, position: Int)]]
         let hasUnresolved: Bool
         let slots: [BuildPlan.SlotSource]?
         let keepsBlanks: Bool
@@ -201,12 +201,17 @@ struct RowProducer: Sendable {
         cursor.produced += 1
     }
 
-    private static func reportUnresolved(_ record: Record, plan: BuildPlan, unresolved: [Int32: [(link: Int, key: String)]],
+    private static func reportUnresolved(_ record: Record, plan: BuildPlan, unresolved: [Int32: [(link: Int, position: Int)]],
                                          ordinal: Int, entityIndex: Int, sourceIndex: Int, rejections: inout Rejections) throws {
         guard let pending = unresolved[Int32(ordinal)] else { return }
         let entity = plan.mapping.entities[entityIndex]
-        for (linkIndex, key) in pending {
+        for (linkIndex, position) in pending {
             let link = entity.fieldLinks[linkIndex]
+            // The key's text, from the record as the key pass read it (the maps keep fingerprints only).
+            let fields = entity.sources[sourceIndex].linkFields[linkIndex]
+            let keys = fields.count == 1 ? NaturalKey.keys(record.values[fields[0]], separator: link.separator)
+                                         : [NaturalKey.key(record.values, at: fields)].compactMap { $0 }
+            let key = position < keys.count ? keys[position] : ""
             try rejections.reject(Rejections.mappingError(
                 record, fieldIndex: entity.sources[sourceIndex].linkFields[linkIndex].first, field: link.fieldName,
                 entity: entity.name, attribute: link.relationship.name,

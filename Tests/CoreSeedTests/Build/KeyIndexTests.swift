@@ -71,3 +71,42 @@ import Testing
         }
     }
 }
+
+/// Text keys are kept as 128-bit fingerprints (issue 16: 1M 100-byte keys took 250 bytes each).
+@Suite struct LinkKeyTests {
+    @Test func integersAreExactAndTextIsFingerprinted() {
+        #expect(LinkKey("35") == LinkKey(integer: 35))
+        #expect(LinkKey("35").integer == 35)
+        #expect(LinkKey("035").integer == nil && LinkKey("035") != LinkKey("35"))
+        #expect(LinkKey("Soup") == LinkKey("Soup") && LinkKey("Soup") != LinkKey("soup"))
+        #expect(LinkKey("Soup").high >> 63 == 1, "a fingerprint never looks like an integer key")
+    }
+
+    /// 100-byte keys that differ in one byte anywhere (and the same bytes at other lengths) all differ,
+    /// and a table of them agrees with a dictionary through growth.
+    @Test func longKeysDifferingInOneByteStayApart() {
+        let base = Array(repeating: UInt8(ascii: "k"), count: 100)
+        var table = FingerprintTable()
+        var seen = Set<LinkKey>()
+        for position in 0..<100 {
+            for byte in [UInt8(ascii: "a"), UInt8(ascii: "z")] {
+                var bytes = base
+                bytes[position] = byte
+                let key = bytes.withUnsafeBufferPointer { LinkKey(bytes: $0) }
+                #expect(seen.insert(key).inserted)
+                table[key] = Int32(seen.count)
+            }
+        }
+        for length in 1..<100 { #expect(seen.insert(base.prefix(length).withUnsafeBufferPointer { LinkKey(bytes: $0) }).inserted) }
+        #expect(table.count == 200)
+        var generator = SplitMix64(seed: 3)
+        var reference: [String: Int32] = [:]
+        for ordinal in 0..<50_000 {
+            let key = String(repeating: "x", count: 80) + String(generator.next() % 30_000)
+            table[LinkKey(key)] = Int32(ordinal)
+            reference[key] = Int32(ordinal)
+        }
+        for (key, value) in reference { #expect(table[LinkKey(key)] == value) }
+        #expect(table.count == 200 + reference.count)
+    }
+}
