@@ -5,7 +5,7 @@ BUILD_FLAGS ?=
 PREFIX ?= /usr/local
 BIN = .build/$(CONFIG)/coreseed
 
-.PHONY: build seed test install lint bench fuzz docs clean
+.PHONY: build seed test install lint bench fuzz fault docs clean
 
 build:
 	@echo "building coreseed ($(CONFIG); the first build takes a few minutes)…"
@@ -32,6 +32,11 @@ bench: build
 
 fuzz:
 	./scripts/fuzz.sh
+
+# The fault campaign (kill -9, signals, ulimit -f, a full tmpfs, concurrent builds, an app writing
+# to a live store, a hostile store): runs, survived, lost (scripts/fault.py, about a minute).
+fault: build
+	python3 scripts/fault.py $(BIN)
 
 clean:
 	rm -rf .build Outputs
