@@ -83,7 +83,7 @@ import CoreSeed
         let before = try Data(contentsOf: URL(fileURLWithPath: scratch.path("one-xml.sqlite")))
         let repeated = try scratch.run(["build", "spec-xml.json", "--output", "one-xml.sqlite", "--quiet"])
         #expect(repeated.status == 1)
-        #expect(repeated.stderr == "chain.xml:5002: error: 'id' value \"3\" repeats an Audit key first seen at chain.xml:2 (Audit.key)\n")
+        #expect(repeated.stderr == "chain.xml:5002:10: error: 'id' value \"3\" repeats an Audit key first seen at chain.xml:2 (Audit.key)\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("one-xml.sqlite"))) == before)
     }
 

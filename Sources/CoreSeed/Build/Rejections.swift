@@ -27,7 +27,8 @@ struct Rejections: Sendable {
     static func mappingError(_ record: Record, fieldIndex: Int?, field: String, entity: String, attribute: String,
                              failure: CoercionFailure) -> MappingError {
         var location = record.location
-        if let fieldIndex, let columns = record.fieldColumns, fieldIndex < columns.count { location.column = columns[fieldIndex] }
+        if let fieldIndex, let lines = record.fieldLines, fieldIndex < lines.count, lines[fieldIndex] > 0 { location.line = lines[fieldIndex] }
+        if let fieldIndex, let columns = record.fieldColumns, fieldIndex < columns.count, columns[fieldIndex] > 0 { location.column = columns[fieldIndex] }
         return MappingError(location: location, field: field, entity: entity, attribute: attribute, failure: failure)
     }
 }

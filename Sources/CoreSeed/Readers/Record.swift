@@ -16,6 +16,9 @@ public struct Record: Sendable, Equatable {
     public var values: [FieldValue]
     /// Per-field locations (e.g. the CSV column of each field), when the source knows them; aligned with `values`.
     public var fieldColumns: [Int]?
+    /// Per-field lines, when a field can be on another line than the record's start (XML); 0 = the
+    /// record's line. Aligned with `values`.
+    public var fieldLines: [Int]?
 
     public init(location: SourceLocation, values: [FieldValue], fieldColumns: [Int]? = nil) {
         self.location = location

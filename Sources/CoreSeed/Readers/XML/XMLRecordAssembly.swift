@@ -22,10 +22,13 @@ struct XMLRecordAssembly {
     private var bytes = XMLByteBuffer(capacity: 16 << 10)
     private var slots: UnsafeMutablePointer<XMLRecordBatch.Slot>
     private var lines: UnsafeMutablePointer<Int>
+    /// Per slot: where the value's text starts in the document (0 lines when not known).
+    private var positions: UnsafeMutablePointer<XMLRecordBatch.Position>
     private var others: [FieldValue] = []
     private var recordCount = 0
-    /// The current record's row of `slots`.
+    /// The current record's row of `slots`, and of `positions`.
     private var row: UnsafeMutablePointer<XMLRecordBatch.Slot>
+    private var positionRow: UnsafeMutablePointer<XMLRecordBatch.Position>
 
     /// `picks`: per field, the 1-based value it picks, nil for all of them.
     init(picks: [Int?]) {
@@ -38,7 +41,9 @@ struct XMLRecordAssembly {
         moreValues.initialize(repeating: [], count: fieldCount)
         slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
         lines = .allocate(capacity: Self.batchRecords)
+        positions = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
         row = slots
+        positionRow = positions
     }
 
     mutating func deallocate() {
@@ -48,12 +53,15 @@ struct XMLRecordAssembly {
         valueCounts.deallocate()
         slots.deallocate()
         lines.deallocate()
+        positions.deallocate()
         bytes.deallocate()
     }
 
     /// Starts a record: no field has a value yet (the last record's were all taken).
     mutating func startRecord() {
         row = slots + recordCount * fieldCount
+        positionRow = positions + recordCount * fieldCount
+        positionRow.initialize(repeating: XMLRecordBatch.Position(), count: fieldCount)
     }
 
     /// Ends the record that started at `line`; true when the batch is now full (take it).
@@ -67,13 +75,16 @@ struct XMLRecordAssembly {
     /// The records completed so far as a batch (nil when there are none); a new batch starts.
     mutating func takeBatch() -> XMLRecordBatch? {
         guard recordCount > 0 else { return nil }
-        let batch = XMLRecordBatch(count: recordCount, fieldCount: fieldCount, bytes: bytes, slots: slots, lines: lines, others: others)
+        let batch = XMLRecordBatch(count: recordCount, fieldCount: fieldCount, bytes: bytes, slots: slots, lines: lines,
+                                   positions: positions, others: others)
         bytes = XMLByteBuffer(capacity: 16 << 10)
         slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
         lines = .allocate(capacity: Self.batchRecords)
+        positions = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
         others = []
         recordCount = 0
         row = slots
+        positionRow = positions
         return batch
     }
 
@@ -90,11 +101,14 @@ struct XMLRecordAssembly {
         valueCounts[field] = count + 1
     }
 
-    /// Adds `length` bytes of `buffer` from `start` as text to `field`.
+    /// Adds `length` bytes of `buffer` from `start` as text to `field`; its first value's `position`
+    /// is kept for messages.
     @inline(__always)
-    mutating func addText(_ buffer: XMLByteBuffer, from start: Int, count length: Int, to field: Int) {
+    mutating func addText(_ buffer: XMLByteBuffer, from start: Int, count length: Int, to field: Int,
+                          at position: XMLRecordBatch.Position = XMLRecordBatch.Position()) {
         let count = valueCounts[field]
         if count == 0 {
+            positionRow[field] = position
             row[field] = .text(bytes.count, length)
             bytes.appendCopy(of: buffer, from: start, count: length)
         } else {
@@ -105,11 +119,13 @@ struct XMLRecordAssembly {
 
     /// Adds the value of attribute `name` of `tag` to `field`, when the tag has it.
     @inline(__always)
-    mutating func addAttribute(_ name: XMLAttributeName, of tag: XMLStartTag, to field: Int) {
+    mutating func addAttribute(_ name: XMLAttributeName, of tag: XMLStartTag, to field: Int,
+                               at position: XMLRecordBatch.Position = XMLRecordBatch.Position()) {
         let count = valueCounts[field]
         if count == 0 {
             let start = bytes.count
             guard tag.appendValue(of: name, to: &bytes) else { return }
+            positionRow[field] = position
             row[field] = .text(start, bytes.count - start)
         } else {
             guard let value = tag.value(of: name) else { return }

@@ -17,6 +17,13 @@ final class XMLRecordBatch: @unchecked Sendable {
         static func text(_ start: Int, _ count: Int) -> Slot { Slot(start: start, count: count) }
     }
 
+    /// Where a field's value starts in the document: the line and column libxml2 was at when the
+    /// element holding it began (its text follows), or 0 when not known (a value from above the record).
+    struct Position {
+        var line: Int32 = 0
+        var column: Int32 = 0
+    }
+
     let count: Int
     let fieldCount: Int
     private let bytes: XMLByteBuffer
@@ -24,11 +31,15 @@ final class XMLRecordBatch: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Slot>
     /// Per record, its start tag's line.
     private let lines: UnsafeMutablePointer<Int>
+    /// `count × fieldCount`: where each value starts.
+    private let positions: UnsafeMutablePointer<Position>
     /// Values that are neither text nor an integer (lists).
     private let others: [FieldValue]
 
-    /// Takes over `bytes`, `slots` and `lines` (it frees them).
-    init(count: Int, fieldCount: Int, bytes: XMLByteBuffer, slots: UnsafeMutablePointer<Slot>, lines: UnsafeMutablePointer<Int>, others: [FieldValue]) {
+    /// Takes over `bytes`, `slots`, `lines` and `positions` (it frees them).
+    init(count: Int, fieldCount: Int, bytes: XMLByteBuffer, slots: UnsafeMutablePointer<Slot>, lines: UnsafeMutablePointer<Int>,
+         positions: UnsafeMutablePointer<Position>, others: [FieldValue]) {
+        self.positions = positions
         self.count = count
         self.fieldCount = fieldCount
         self.bytes = bytes
@@ -42,6 +53,7 @@ final class XMLRecordBatch: @unchecked Sendable {
         bytes.deallocate()
         slots.deallocate()
         lines.deallocate()
+        positions.deallocate()
     }
 
     /// Record `index`'s slots, one per field (valid while the batch lives).
@@ -73,7 +85,13 @@ final class XMLRecordBatch: @unchecked Sendable {
         var values: [FieldValue] = []
         values.reserveCapacity(fieldCount)
         for field in 0..<fieldCount { values.append(Self.value(slots[index * fieldCount + field], bytes: bytes, others: others)) }
-        return Record(location: location, values: values)
+        let places = UnsafeBufferPointer(start: positions + index * fieldCount, count: fieldCount)
+        var record = Record(location: location, values: values)
+        if places.contains(where: { $0.line > 0 }) {
+            record.fieldLines = places.map { Int($0.line) }
+            record.fieldColumns = places.map { Int($0.column) }
+        }
+        return record
     }
 
     /// A slot's value, its text made a `String`.

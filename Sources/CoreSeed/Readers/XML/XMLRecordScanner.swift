@@ -82,6 +82,8 @@ final class XMLRecordScanner {
         var flags: UInt8
         /// Where this element's text starts in `deepText`, when it is captured.
         var textStart = 0
+        /// Where its text starts in the document, when it is captured.
+        var position = XMLRecordBatch.Position()
     }
 
     // Element flags: whether its text is wanted, and whether `xml:space="preserve"` is in force.
@@ -181,11 +183,13 @@ final class XMLRecordScanner {
         guard parent.node >= 0 else { return }
         for child in plan.children[parent.node] where child.name.matches(element.local, element.prefix) {
             element.node = child.node
+            let hasAttributes = !plan.attributeFields[child.node].isEmpty
+            if !plan.textFields[child.node].isEmpty || hasAttributes { element.position = currentPosition() }
             if !plan.textFields[child.node].isEmpty {
                 element.textStart = deepText.count
                 element.flags |= Self.wantsDeepText
             }
-            for (field, name) in plan.attributeFields[child.node] { record.addAttribute(name, of: tag, to: field) }
+            for (field, name) in plan.attributeFields[child.node] { record.addAttribute(name, of: tag, to: field, at: element.position) }
             return
         }
     }
@@ -222,6 +226,12 @@ final class XMLRecordScanner {
         }
     }
 
+    /// The line and column libxml2 is at (just after the start tag being handled).
+    @inline(__always)
+    private func currentPosition() -> XMLRecordBatch.Position {
+        XMLRecordBatch.Position(line: Int32(clamping: xmlSAX2GetLineNumber(parser)), column: Int32(clamping: xmlSAX2GetColumnNumber(parser)))
+    }
+
     private func startRecord(_ element: inout Element, level: Int, tag: XMLStartTag) {
         recordDepth = level
         recordLine = Int(xmlSAX2GetLineNumber(parser))
@@ -231,7 +241,7 @@ final class XMLRecordScanner {
         for pathLevel in 0...level {
             for (field, source) in plan.levels[pathLevel] {
                 if pathLevel == level, case .attribute(let name) = source {
-                    record.addAttribute(name, of: tag, to: field)
+                    record.addAttribute(name, of: tag, to: field, at: currentPosition())
                 } else if pathLevel == level {
                     if let value = (levelValues + field).move() { record.add(value, to: field) }
                     (levelValues + field).initialize(to: nil)
@@ -255,7 +265,8 @@ final class XMLRecordScanner {
         if recordDepth >= 0 {
             if element.node > 0 {
                 for field in plan.textFields[element.node] {
-                    record.addText(deepText, from: element.textStart, count: deepText.count - element.textStart, to: field)
+                    record.addText(deepText, from: element.textStart, count: deepText.count - element.textStart, to: field,
+                                   at: element.position)
                 }
             }
             if level == recordDepth { endRecord() }
