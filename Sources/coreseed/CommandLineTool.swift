@@ -91,7 +91,7 @@ enum CommandLineTool {
             for line in error.diagnosticLines { Terminal.error(line) }
             return ExitStatus(error.kind)
         } catch {
-            Terminal.error("error: \(error)")
+            Terminal.error("error: \(FileError.words(error))")
             return .failure
         }
     }

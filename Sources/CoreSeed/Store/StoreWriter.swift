@@ -75,7 +75,7 @@ public final class StoreWriter {
             StoreWriter.removeFiles(at: temporaryPath)
             cleanup.map(InterruptCleanup.unregister)
             cleanup = nil
-            throw error as? FileError ?? FileError(path: sourcePath, message: "cannot read the store: \(error)")
+            throw error as? FileError ?? FileError(path: sourcePath, message: "cannot read the store: \(FileError.words(error))")
         }
     }
 
@@ -128,7 +128,7 @@ public final class StoreWriter {
     /// one), with the likely cause when the file could not grow.
     public static func writeFailure(_ error: any Error, path: String) -> FileError {
         guard let error = error as? SQLiteError else {
-            return error as? FileError ?? FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(error)")
+            return error as? FileError ?? FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(FileError.words(error))")
         }
         let cause = [SQLiteResultCode.full, .ioError].contains(error.code.primary)
             ? " (is the disk full, or a file size limit such as ulimit -f reached?)" : ""

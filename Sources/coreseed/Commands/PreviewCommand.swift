@@ -60,7 +60,7 @@ enum SpecFile {
         } catch let error as DecodingError {
             throw FileError(path: path, message: "invalid spec: " + describe(error))
         } catch {
-            throw FileError(path: path, message: "invalid spec: \(error)")
+            throw FileError(path: path, message: "invalid spec: \(FileError.words(error))")
         }
     }
 
