@@ -89,4 +89,54 @@ import CoreSeed
         #expect(spec.status == 64)
         #expect(spec.stderr.hasPrefix("error: --spec needs --format csv: the build reads CSV, XML and SQLite sources, not JSON\n"))
     }
+
+    /// Issue 14: `export --spec` renumbered Z_PK (saved object URIs then pointed at nothing or at the
+    /// wrong object), dropped the app's own metadata keys and wrote an absolute model path. A store with
+    /// gaps in its Z_PKs (rows deleted) and custom metadata rebuilds with the same object IDs, the same
+    /// keys, from a spec whose paths are relative to its folder (so the folder can move).
+    @Test func rebuildKeepsObjectIDsMetadataAndRelativePaths() throws {
+        let scratch = try Scratch()
+        let model = BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/Carriers.xcdatamodeld").path
+        #expect(try BinaryRunner.run(["build", "Inputs/seed.json", "--output", scratch.path("carriers.sqlite"), "--quiet"]).status == 0)
+        do {
+            let database = try SQLiteDatabase(path: scratch.path("carriers.sqlite"), mode: .readWrite)
+            try database.execute("""
+                DELETE FROM ZACCESSPOINT WHERE Z_PK % 3 = 0 OR ZPROVIDER IN (2, 5);
+                DELETE FROM Z_3PROVIDERS WHERE Z_4PROVIDERS IN (2, 5);
+                DELETE FROM ZPROVIDER WHERE Z_PK IN (2, 5)
+                """)
+            guard case .blob(let bytes)? = try database.scalar("SELECT Z_PLIST FROM Z_METADATA"),
+                  var plist = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else {
+                Issue.record("no metadata")
+                return
+            }
+            plist["io.example.App.Token"] = "abc"
+            plist["io.example.App.Count"] = 7
+            let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+            let update = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+            try update.bind([.blob([UInt8](data))])
+            _ = try update.step()
+        }
+        try FileManager.default.createDirectory(atPath: scratch.path("library"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: model, toPath: scratch.path("library/Carriers.xcdatamodeld"))
+        let export = try scratch.run(["export", "carriers.sqlite", "--model", "library/Carriers.xcdatamodeld", "--output", "library/export", "--spec"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let spec = try String(contentsOfFile: scratch.path("library/export/seed.json"), encoding: .utf8)
+        #expect(spec.contains("\"model\": \"../Carriers.xcdatamodeld\""), "\(spec.prefix(200))")
+        #expect(spec.contains("\"io.example.App.Count\": 7") && spec.contains("\"io.example.App.Token\": \"abc\""))
+        #expect(spec.contains("\"primaryKey\": \"pk\""))
+        // The folder holding the model and the export moves: the spec still finds both.
+        try FileManager.default.createDirectory(atPath: scratch.path("moved"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: scratch.path("library"), toPath: scratch.path("moved/library"))
+        let rebuild = try scratch.run(["build", "moved/library/export/seed.json", "--output", "rebuilt.sqlite", "--quiet"])
+        #expect(rebuild.status == 0, "\(rebuild.stderr)")
+        // Every row keeps its Z_PK and values; only the ordering keys of an ordered to-many (Z_FOK_…)
+        // are renumbered 1, 2, … (same order, no gaps).
+        for (table, select) in [("ZACCESSPOINT", "Z_PK, Z_ENT, ZPROVIDER, ZAPN, ZNAME, ZPASSWORD, ZPLAN, ZUSAGE, ZUSERNAME"),
+                                ("ZPROVIDER", "*"), ("ZCOUNTRY", "*"), ("ZNETWORK", "*"), ("Z_3PROVIDERS", "*"), ("Z_PRIMARYKEY", "*")] {
+            #expect(try ExportRoundTripTests.differences(scratch.path("carriers.sqlite"), scratch.path("rebuilt.sqlite"), table: table, select: select) == [0, 0], "\(table)")
+        }
+        let rebuilt = try scratch.run(["inspect", "rebuilt.sqlite"]).stdout
+        #expect(rebuilt.contains("metadata io.example.App.Count: 7\n") && rebuilt.contains("metadata io.example.App.Token: \"abc\"\n"))
+    }
 }

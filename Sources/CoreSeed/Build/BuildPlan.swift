@@ -35,7 +35,8 @@ struct BuildPlan: Sendable {
     let dryRun: Bool
 
     /// Decides the plan: rows are numbered as read when nothing needs a key pass (no upsert, no
-    /// tolerated errors, no dry run, no join source, every link to the same record of the same group).
+    /// tolerated errors, no dry run, no `primaryKey`, no join source, every link to the same record of
+    /// the same group).
     init(mapping: SeedPlan, specPath: String, options: SeedBuild.Options, updatesAStore: Bool) {
         self.mapping = mapping
         self.graph = EntityGraph(model: mapping.model)
@@ -45,7 +46,7 @@ struct BuildPlan: Sendable {
         self.dryRun = options.dryRun
         let groups = BuildPlan.sourceGroups(mapping)
         self.groups = groups
-        if !updatesAStore, options.maxErrors == 0, !options.dryRun,
+        if !updatesAStore, options.maxErrors == 0, !options.dryRun, !mapping.entities.contains(where: \.keepsPrimaryKeys),
            let slots = BuildPlan.asReadSlots(mapping, graph: graph, groups: groups) {
             numbering = .asRead(slots: slots)
         } else {
@@ -112,6 +113,7 @@ struct BuildPlan: Sendable {
             let source = mapping.entities[index].sources[sourceIndex]
             for field in source.keyFields { wanted[field] = true }
             for fields in source.linkFields { for field in fields { wanted[field] = true } }
+            if let field = source.primaryKeyField { wanted[field] = true }
             guard values else { continue }
             for fill in source.fills {
                 if case .attribute(let attribute) = fill, let field = attribute.fieldIndex { wanted[field] = true }

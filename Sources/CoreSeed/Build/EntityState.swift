@@ -4,6 +4,8 @@ struct EntityState {
     var count = 0
     /// `Z_PK` per record ordinal; 0 for a record that gets no row (rejected, duplicate).
     var primaryKeys: [Int64] = []
+    /// With `primaryKey`: the `Z_PK` each record's field gives (0 for a rejected one).
+    var chosenPrimaryKeys: [Int64] = []
     /// In an upsert: the `Z_PK` of the existing row each record matches, 0 for a new one.
     var existingPrimaryKeys: [Int64] = []
     /// Whether each record becomes a row (before primary keys are assigned).

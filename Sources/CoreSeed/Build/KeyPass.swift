@@ -34,7 +34,7 @@ struct KeyPass {
     /// Runs the whole pass: keys, numbers, links, join sources.
     mutating func run(progress: (@Sendable (String) -> Void)?) throws {
         try readKeys(progress: progress)
-        assignPrimaryKeys()
+        try assignPrimaryKeys()
         try resolveLinks()
         try readJoinSources()
     }
@@ -113,6 +113,11 @@ struct KeyPass {
         let ordinal = state.count
         state.count += 1
         var keep = true
+        if let field = source.primaryKeyField {
+            let chosen = try chosenPrimaryKey(&input, field: field, entity: entity)
+            if chosen == 0 { keep = false }
+            state.chosenPrimaryKeys.append(chosen)
+        }
         if validate {
             for fill in source.fills {
                 guard case .attribute(let attribute) = fill, !input.acceptsFast(attribute) else { continue }
@@ -160,6 +165,18 @@ struct KeyPass {
                 state.linkKeys[link].append(single: NaturalKey.key(try input.record().values, at: fields))
             }
         }
+    }
+
+    /// The record's `Z_PK` from its `primaryKey` field; 0 (and the record rejected) when it is not a
+    /// positive integer.
+    private mutating func chosenPrimaryKey<Input: RowInput>(_ input: inout Input, field: Int, entity: EntityPlan) throws -> Int64 {
+        if let number = input.integerKey(field: field), number > 0 { return number }
+        let record = try input.record()
+        if let number = NaturalKey.integer(record.values[field]), number > 0 { return number }
+        try rejections.reject(Rejections.mappingError(record, fieldIndex: field, field: entity.primaryKeyFieldName ?? "", entity: entity.name,
+                                                      attribute: "primaryKey",
+                                                      failure: CoercionFailure(.notA, expected: "Z_PK (a positive integer)", seen: record.values[field])))
+        return 0
     }
 
     /// Adds the record's key to the index under the duplicate policy; false when the record gets no row.
@@ -210,17 +227,31 @@ struct KeyPass {
 
     /// Numbers the kept records: one counter per hierarchy root, entities in `Z_ENT` order; a record
     /// matching a stored row keeps that row's `Z_PK`.
-    mutating func assignPrimaryKeys() {
+    /// With `primaryKey`, a record keeps the `Z_PK` its field gives, unique within its hierarchy.
+    mutating func assignPrimaryKeys() throws {
         var counters: [String: Int64] = existing?.maxPrimaryKeys ?? [:]
+        var chosenBy: [String: [Int64: (entity: Int, ordinal: Int)]] = [:]
         for (index, entity) in mapping.entities.enumerated() {
             var counter = counters[entity.rootName] ?? 0
+            if entity.keepsPrimaryKeys {
+                let chosen = states[index].chosenPrimaryKeys
+                for (ordinal, keep) in states[index].kept.enumerated() where keep {
+                    if let earlier = chosenBy[entity.rootName, default: [:]].updateValue((index, ordinal), forKey: chosen[ordinal]) {
+                        throw try duplicatePrimaryKey(chosen[ordinal], entity: index, ordinal: ordinal, earlier: earlier)
+                    }
+                    counter = max(counter, chosen[ordinal])
+                }
+            }
             let matched = states[index].existingPrimaryKeys
+            let chosen = states[index].chosenPrimaryKeys
             states[index].primaryKeys = states[index].kept.enumerated().map { ordinal, keep in
                 guard keep else { return 0 }
+                if !chosen.isEmpty { return chosen[ordinal] }
                 if !matched.isEmpty, matched[ordinal] != 0 { return matched[ordinal] }
                 counter += 1
                 return counter
             }
+            states[index].chosenPrimaryKeys = []
             states[index].kept = []
             counters[entity.rootName] = counter
             let slots = entity.toOneSlots.count, count = states[index].count
@@ -229,6 +260,18 @@ struct KeyPass {
             states[index].toOneOrders = Array(repeating: Array(repeating: 0, count: count), count: slots)
         }
         maxPrimaryKeys = counters
+    }
+
+    /// Two records of one hierarchy given the same `Z_PK` by `primaryKey`: not tolerated by
+    /// `--max-errors` (both would be the same object).
+    private func duplicatePrimaryKey(_ primaryKey: Int64, entity index: Int, ordinal: Int,
+                                     earlier: (entity: Int, ordinal: Int)) throws -> MappingError {
+        let entity = mapping.entities[index], first = mapping.entities[earlier.entity]
+        let location = try plan.locate(entity: entity, ordinal: ordinal)
+        let firstSeen = try plan.locate(entity: first, ordinal: earlier.ordinal)
+        return MappingError(location: location, field: entity.primaryKeyFieldName ?? "", entity: entity.name, attribute: "primaryKey",
+                            failure: CoercionFailure(.repeatedPrimaryKey(firstSeen: firstSeen.description), expected: first.name,
+                                                     seen: .text(String(primaryKey))))
     }
 
     /// Seeded entities whose rows are `destination` rows: itself and its sub-entities.

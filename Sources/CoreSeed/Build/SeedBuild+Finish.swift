@@ -31,13 +31,13 @@ extension SeedBuild {
             case .nowhere:
                 return nil
             case .existingStore(let writer, _, _):
-                var extra: [String: PropertyListValue] = [:]
+                var extra = mapping.spec.metadata
                 if let version = mapping.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
                 try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)
                 return writer.targetPath
             case .newStore(let writer):
                 let framework = mapping.layout.framework
-                var other: [String: PropertyListValue] = [:]
+                var other = mapping.spec.metadata
                 if let version = mapping.spec.seedVersion { other["CoreSeedVersion"] = .string(version) }
                 var metadata = StoreMetadata(model: mapping.model, frameworkVersion: framework.rawValue, other: other)
                 if !framework.hasHashesDigest { metadata.hashesDigest = nil }

@@ -75,6 +75,9 @@ public enum SeedBuild {
         let mode = options.mode ?? spec.mode
         var options = options
         if options.failOnRejects { options.maxErrors = Int.max }
+        if mode != .replace, let entity = mapping.entities.first(where: \.keepsPrimaryKeys) {
+            throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name).primaryKey: Z_PKs come from the input only in a new store; an update (--into) numbers new rows above the store's Z_MAX: leave \"primaryKey\" out")
+        }
         let plan = BuildPlan(mapping: mapping, specPath: specPath, options: options, updatesAStore: mode != .replace)
         let output = outputPath(spec: spec, options: options)
         // Where the store goes: an update writes back over the store it reads, unless --output names
@@ -141,7 +144,7 @@ public enum SeedBuild {
             try keys.leaveOutOrphans()
             timing.mark("pass 1: keys")
             options.progress?("linking relationships")
-            keys.assignPrimaryKeys()
+            try keys.assignPrimaryKeys()
             try keys.resolveLinks()
             try keys.readJoinSources()
             timing.mark("relationships")

@@ -31,6 +31,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case notUnique(constraint: String, firstSeen: String)
         /// `leaves the non-optional <expected> attribute empty`.
         case required
+        /// `is already the Z_PK of the <expected> record at <location>` (`primaryKey`).
+        case repeatedPrimaryKey(firstSeen: String)
         /// `is empty, and every <expected> record needs a key`.
         case noKey
         /// Text with a NUL character (U+0000), which CoreSeed does not store.
@@ -113,6 +115,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) repeats \(CoercionFailure.article(expected)) \(expected) key first seen at \(firstSeen)"
         case .required:
             return "\(subject) leaves the non-optional \(expected) attribute empty"
+        case .repeatedPrimaryKey(let firstSeen):
+            return "\(subject) is already the Z_PK of the \(expected) record at \(firstSeen): \"primaryKey\" values must be unique within an inheritance hierarchy"
         case .noKey:
             return "\(field.map { "'\($0)'" } ?? "the key") is empty, and every \(expected) record needs a key"
         case .holdsNUL:

@@ -17,6 +17,12 @@ extension SeedPlan {
             plans.append(try resolver.entityPlan(name))
         }
         try resolver.addForeignKeyLinks(into: &plans)
+        // `primaryKey` numbers a whole hierarchy (its entities share one Z_PK sequence) or none of it.
+        for plan in plans where !plan.keepsPrimaryKeys {
+            if let other = plans.first(where: { $0.rootName == plan.rootName && $0.keepsPrimaryKeys }) {
+                throw resolver.fail("entities.\(plan.name): '\(other.name)' takes its Z_PKs from \"primaryKey\", and '\(plan.name)' shares its Z_PK sequence (hierarchy \(plan.rootName)): give '\(plan.name)' a \"primaryKey\" too")
+            }
+        }
         self.init(spec: spec, model: model, layout: layout, entities: plans, joinLinks: resolver.joinLinks)
     }
 }
@@ -142,8 +148,11 @@ private struct PlanResolver {
                     try fieldIndex(key, in: names, source: sourceName, context: "\(context).relationships.\(link.relationship.name)")
                 })
             }
+            let primaryKeyField = try entitySpec.primaryKey.map { field in
+                try fieldIndex(field, in: names, source: sourceName, context: "\(context).primaryKey")
+            }
             sources.append(SourcePlan(name: sourceName, spec: source, fieldNames: names, fills: fills,
-                                      keyFields: keyFields, linkFields: linkFields))
+                                      keyFields: keyFields, linkFields: linkFields, primaryKeyField: primaryKeyField))
         }
         let keyNames = try keyFieldNames(entity: entity, spec: entitySpec, names: sources[0].fieldNames, context: context)
         // Every uniqueness constraint of the table (declared on any entity of the hierarchy) whose
@@ -168,7 +177,8 @@ private struct PlanResolver {
                           duplicatePolicy: entitySpec.onDuplicateKey,
                           keyFieldName: keyNames.isEmpty ? nil : keyNames.joined(separator: "+"),
                           toOneSlots: toOneSlots, fieldLinks: fieldLinks,
-                          keepsBlanks: (entitySpec.onBlank ?? spec.onBlank ?? .keep) == .keep, uniqueness: uniqueness)
+                          keepsBlanks: (entitySpec.onBlank ?? spec.onBlank ?? .keep) == .keep, uniqueness: uniqueness,
+                          primaryKeyFieldName: entitySpec.primaryKey)
     }
 
     /// The key fields: the spec's `key`, else the field of the attribute that MagicalRecord's
@@ -272,19 +282,12 @@ private struct PlanResolver {
                     throw fail("\(context): 'foreignKey' needs rows of '\(relationship.destinationEntity)', which the spec does not seed")
                 }
                 for index in targets {
-                    let plan = plans[index]
-                    var sources: [SourcePlan] = []
-                    for source in plan.sources {
+                    for (sourceIndex, source) in plans[index].sources.enumerated() {
                         let indexes = try fields.map { try fieldIndex($0, in: source.fieldNames, source: source.name, context: context) }
-                        sources.append(SourcePlan(name: source.name, spec: source.spec, fieldNames: source.fieldNames, fills: source.fills,
-                                                  keyFields: source.keyFields, linkFields: source.linkFields + [indexes]))
+                        plans[index].sources[sourceIndex].linkFields.append(indexes)
                     }
-                    let link = FieldLink(entity: plan.name, relationship: inverse, fieldName: fields.joined(separator: "+"),
-                                         separator: nil, onUnresolved: relationshipSpec.onUnresolved)
-                    plans[index] = EntityPlan(name: plan.name, number: plan.number, rootName: plan.rootName, table: plan.table,
-                                              sources: sources, duplicatePolicy: plan.duplicatePolicy, keyFieldName: plan.keyFieldName,
-                                              toOneSlots: plan.toOneSlots, fieldLinks: plan.fieldLinks + [link],
-                                              keepsBlanks: plan.keepsBlanks, uniqueness: plan.uniqueness)
+                    plans[index].fieldLinks.append(FieldLink(entity: plans[index].name, relationship: inverse, fieldName: fields.joined(separator: "+"),
+                                                             separator: nil, onUnresolved: relationshipSpec.onUnresolved))
                 }
             }
         }

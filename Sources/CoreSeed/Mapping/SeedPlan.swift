@@ -53,7 +53,9 @@ struct SourcePlan: Sendable {
     /// Indexes of the key fields, empty when the entity has no key.
     let keyFields: [Int]
     /// For each of the entity's field links: the indexes of its key fields in this source.
-    let linkFields: [[Int]]
+    var linkFields: [[Int]]
+    /// The field whose value is each record's `Z_PK` (`primaryKey`), when the spec names one.
+    var primaryKeyField: Int? = nil
 }
 
 /// A relationship whose destination keys come from fields of the entity's own records.
@@ -86,19 +88,23 @@ struct EntityPlan: Sendable {
     let number: Int
     let rootName: String
     let table: StoreLayout.Table
-    let sources: [SourcePlan]
+    var sources: [SourcePlan]
     let duplicatePolicy: SeedSpec.DuplicatePolicy
     let keyFieldName: String?
     /// The to-one relationships of this entity's lineage that have columns; a slot is an index here.
     let toOneSlots: [String]
     /// Relationships fed from this entity's own records.
-    let fieldLinks: [FieldLink]
+    var fieldLinks: [FieldLink]
     /// Upserts: a blank field leaves the stored value as it is (`onBlank: keep`) instead of clearing it.
     let keepsBlanks: Bool
     /// The uniqueness constraints this entity's rows must keep, checked before SQLite sees them.
     let uniqueness: [UniquenessCheck]
+    /// `primaryKey`: the field whose value is each row's `Z_PK` (object IDs kept across export and
+    /// rebuild), instead of numbering rows 1, 2, … per hierarchy.
+    var primaryKeyFieldName: String? = nil
 
     var hasKey: Bool { keyFieldName != nil }
+    var keepsPrimaryKeys: Bool { primaryKeyFieldName != nil }
 }
 
 /// A seed spec resolved against the model, its layout and the sources' field names: everything the

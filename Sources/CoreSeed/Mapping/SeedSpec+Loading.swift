@@ -15,10 +15,11 @@ extension SeedSpec {
         var sources: [String: SourceSpec]
         var entities: [String: EntitySpec]?
         var onBlank: SeedSpec.BlankPolicy?
+        var metadata: [String: SeedSpec.MetadataValue]?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case model, modelVersion, configuration, output, mode, frameworkVersion, timeZone, pivot
-            case storeUUID, seedVersion, sources, entities, onBlank
+            case storeUUID, seedVersion, sources, entities, onBlank, metadata
         }
 
         init(from decoder: any Decoder) throws {
@@ -37,6 +38,7 @@ extension SeedSpec {
             sources = try c.decode([String: SourceSpec].self, forKey: .sources)
             entities = try c.decodeIfPresent([String: EntitySpec].self, forKey: .entities)
             onBlank = try c.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
+            metadata = try c.decodeIfPresent([String: SeedSpec.MetadataValue].self, forKey: .metadata)
         }
     }
 
@@ -71,6 +73,9 @@ extension SeedSpec {
         if let zone = document.timeZone {
             do { _ = try DateZone(identifier: zone) } catch { throw FileError(path: path, message: "at timeZone: \(error.message)") }
         }
+        for key in (document.metadata ?? [:]).keys.sorted() where SeedSpec.isCoreDataMetadataKey(key) {
+            throw FileError(path: path, message: "at metadata.\(key): '\(key)' is Core Data's own metadata key, which CoreSeed writes from the model; give only the app's own keys")
+        }
         var storeUUID = document.storeUUID
         if let text = storeUUID {
             guard let uuid = UUID(uuidString: text) else {
@@ -84,7 +89,7 @@ extension SeedSpec {
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: storeUUID,
             seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
-            onBlank: document.onBlank, path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
+            onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
     }
 
     /// A JSON type as a message says it.

@@ -50,6 +50,8 @@ public struct SeedSpec: Sendable {
     public var entities: [String: EntitySpec]
     /// The default of every entity's `onBlank` (upserts): `keep` unless said.
     public var onBlank: BlankPolicy? = nil
+    /// The app's own metadata keys for `Z_METADATA` (what `export --spec` keeps of the original store).
+    public var metadata: [String: PropertyListValue] = [:]
     /// The spec file as the user named it.
     public var path: String
     /// The folder relative paths are resolved against: the spec file's folder, as the user named it
@@ -87,9 +89,12 @@ public struct EntitySpec: Sendable, Decodable {
     public var onDuplicateKey: SeedSpec.DuplicatePolicy
     /// What blank fields do to this entity's rows already in the store (upserts); the spec's `onBlank` if nil.
     public var onBlank: SeedSpec.BlankPolicy?
+    /// The field whose value is each row's `Z_PK` (what `export --spec` writes, so a rebuild keeps
+    /// object IDs); rows are numbered 1, 2, … otherwise.
+    public var primaryKey: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case from, key, attributes, relationships, onDuplicateKey, onBlank
+        case from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,6 +106,7 @@ public struct EntitySpec: Sendable, Decodable {
         relationships = try container.decodeIfPresent([String: RelationshipSpec].self, forKey: .relationships) ?? [:]
         onDuplicateKey = try container.decodeIfPresent(SeedSpec.DuplicatePolicy.self, forKey: .onDuplicateKey) ?? .error
         onBlank = try container.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
+        primaryKey = try container.decodeIfPresent(String.self, forKey: .primaryKey)
     }
 }
 
@@ -223,5 +229,39 @@ enum SpecKeys {
                 forKey: key, in: container,
                 debugDescription: "unknown key '\(key.stringValue)' in \(what)\(Suggestion.hint(for: key.stringValue, in: allowed)) (known: \(allowed.joined(separator: ", ")))")
         }
+    }
+}
+
+extension SeedSpec {
+    /// One value of the spec's `metadata`: text, a number or a boolean, kept as that property-list type.
+    public enum MetadataValue: Sendable, Decodable {
+        case string(String)
+        case integer(Int64)
+        case real(Double)
+        case boolean(Bool)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let flag = try? container.decode(Bool.self) { self = .boolean(flag); return }
+            if let number = try? container.decode(Int64.self) { self = .integer(number); return }
+            if let number = try? container.decode(Double.self) { self = .real(number); return }
+            if let text = try? container.decode(String.self) { self = .string(text); return }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "a metadata value is text, a number or true/false"))
+        }
+
+        var propertyListValue: PropertyListValue {
+            switch self {
+            case .string(let text): .string(text)
+            case .integer(let number): .integer(number)
+            case .real(let number): .real(number)
+            case .boolean(let flag): .boolean(flag)
+            }
+        }
+    }
+
+    /// Keys Core Data writes itself (`NS…`, `_NS…`) and CoreSeed's own record: never the spec's to set.
+    static func isCoreDataMetadataKey(_ key: String) -> Bool {
+        key.hasPrefix("NS") || key.hasPrefix("_NS") || key == "CoreSeedVersion"
     }
 }

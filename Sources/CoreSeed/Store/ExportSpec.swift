@@ -28,6 +28,24 @@ struct ExportSpec {
         field("frameworkVersion", String(metadata.frameworkVersion))
         field("storeUUID", JSONWriter.quoted(uuid))
         if case .string(let version)? = metadata.other["CoreSeedVersion"] { field("seedVersion", JSONWriter.quoted(version)) }
+        // The app's own metadata keys, so the rebuilt store carries them too.
+        var kept: [(String, String)] = []
+        for key in metadata.other.keys.sorted() where !SeedSpec.isCoreDataMetadataKey(key) {
+            switch metadata.other[key]! {
+            case .string(let text): kept.append((key, JSONWriter.quoted(text)))
+            case .integer(let number): kept.append((key, String(number)))
+            case .real(let number) where number.isFinite: kept.append((key, "\(number)"))
+            case .boolean(let flag): kept.append((key, flag ? "true" : "false"))
+            default: warnings.append("metadata key '\(key)' holds a date, data, array or dictionary, which a spec cannot give: the rebuilt store will not have it")
+            }
+        }
+        if !kept.isEmpty {
+            lines.append("  \"metadata\": {")
+            for (index, (key, value)) in kept.enumerated() {
+                lines.append("    \(JSONWriter.quoted(key)): \(value)" + (index < kept.count - 1 ? "," : ""))
+            }
+            lines.append("  },")
+        }
         lines.append("  \"sources\": {")
         for (index, plan) in plans.enumerated() {
             var source = JSONWriter()
@@ -52,6 +70,7 @@ struct ExportSpec {
         json.object { json in
             json.field("from", plan.info.name)
             json.field("key", plan.keyName)
+            json.field("primaryKey", plan.keyName)  // the same Z_PKs: saved object IDs still point at their objects
             json.field("attributes") { json in
                 json.object { json in
                     for column in plan.columns {

@@ -21,6 +21,9 @@ enum ExportCommand: Command {
         pk), and for ordered one-to-many and many-to-many relationships the destinations' pks joined
         with ';' in order. Dates are ISO 8601 UTC (2010-03-26T04:00:00Z), booleans true/false, binary
         and transformable base64, UUIDs 8-4-4-4-12 text, NULL an empty field (null in JSON).
+        With --spec, seed.json rebuilds the store with the same Z_PKs ("primaryKey": "pk"), store UUID
+        and app metadata keys; its paths are relative to DIR. Files are written into DIR together:
+        an export that fails or is interrupted leaves DIR as it was.
         Prints one line per file written; warnings (values a rebuild cannot reproduce) on stderr.
         """
     static let examples = [
@@ -39,7 +42,7 @@ enum ExportCommand: Command {
         let store = arguments.positionals[0]
         let directory = arguments.option("output") ?? "."
         let versions = try ModelVersions.load(path: modelPath)
-        let specModel: String? = arguments.flag("spec") ? absolutePath(modelPath) : nil
+        let specModel: String? = arguments.flag("spec") ? relativePath(of: modelPath, from: directory) : nil
         let exporter = StoreExporter(versions: versions, modelVersion: arguments.option("model-version"), timeout: arguments.timeout)
         let result = try exporter.export(storeAt: store, to: directory, format: format, entity: arguments.option("entity"),
                                          specModelPath: specModel)
@@ -49,9 +52,18 @@ enum ExportCommand: Command {
         return .success
     }
 
-    /// `path` made absolute against the current folder, so the spec finds the model from anywhere.
+    /// `path` made absolute against the current folder.
     private static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL.path }
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    /// `path` relative to `directory` (where the spec goes: spec paths are relative to the spec's folder),
+    /// so the export and the model can move together.
+    static func relativePath(of path: String, from directory: String) -> String {
+        let target = absolutePath(path).split(separator: "/"), base = absolutePath(directory).split(separator: "/")
+        let common = zip(target, base).prefix { $0 == $1 }.count
+        let parts = Array(repeating: "..", count: base.count - common) + target.dropFirst(common).map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 }
