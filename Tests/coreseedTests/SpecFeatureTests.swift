@@ -248,3 +248,53 @@ import CoreSeed
                 == [["291268800", "57060"]])
     }
 }
+
+/// `build --explain` (issue 14): the mapping a spec resolves to — which field feeds each attribute and
+/// relationship, found how, converted how, and the first record's value — without building anything.
+@Suite struct ExplainTests {
+    @Test func explainShowsTheMappingAndBuildsNothing() throws {
+        let result = try BinaryRunner.run(["build", "Inputs/failedbanks-csv.json", "--explain", "--output", "/nonexistent/x.sqlite"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "")
+        #expect(result.stdout == """
+            Inputs/failedbanks-csv.json: model version 'FailedBanksCD', framework 1344, output Outputs/FailedBanksCD.sqlite
+            FailedBankDetails (Z_ENT 1, table ZFAILEDBANKDETAILS) from 'banks' (Inputs/fdic-2011/banklist.csv), key 'CERT #'
+              zip ← 'CERT #' (the spec): Integer 32, default "0"; first: 57060
+              closeDate ← 'Closing Date' (the spec): Date, date matching "d-MMM-yy" or "MMMM d, yyyy" in America/New_York; first: 2010-03-26T04:00:00Z
+              updatedDate ← 'Updated Date' (the spec): Date, date matching "d-MMM-yy" or "MMMM d, yyyy" in America/New_York; first: 2010-03-26T04:00:00Z
+            FailedBankInfo (Z_ENT 2, table ZFAILEDBANKINFO) from 'banks' (Inputs/fdic-2011/banklist.csv), key 'CERT #'
+              city ← 'City' (the spec): String; first: "Phoenix"
+              name ← 'Bank Name' (the spec): String; first: "Desert Hills Bank"
+              state ← 'State' (the spec): String; first: "AZ"
+              details → FailedBankDetails by key in 'CERT #' (to-one); first: "57060"
+
+            """)
+    }
+
+    /// Name matches, userInfo keys, constants, missing fields and a first value that fails are each said.
+    @Test func explainSaysHowEachFieldWasFound() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Shop", """
+            <entity name="Item"><attribute name="sku" attributeType="String"/><attribute name="prepTime" optional="YES" attributeType="Integer 32"/>
+              <attribute name="label" optional="YES" attributeType="String"><userInfo><entry key="mappedKeyName" value="title"/></userInfo></attribute>
+              <attribute name="origin" optional="YES" attributeType="String"/><attribute name="stock" optional="YES" attributeType="Integer 16" defaultValueString="5"/></entity>
+            """)
+        try scratch.write("items.csv", "sku,prep_time,title\nA1,ten,Apple\n")
+        try scratch.write("spec.json", """
+            { "model": "Shop.xcdatamodeld", "output": "Shop.sqlite", "sources": { "i": { "csv": "items.csv" } },
+              "entities": { "Item": { "from": "i", "key": "sku", "attributes": { "origin": { "value": "import" } } } } }
+            """)
+        let result = try scratch.run(["build", "spec.json", "--explain"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Attributes in the table's column order (Core Data's), each with how its field was found.
+        #expect(result.stdout.components(separatedBy: "\n").dropFirst(2).joined(separator: "\n") == """
+              prepTime ← 'prep_time' (name match): Integer 32; first: 'prep_time' value "ten" is not an Integer 32
+              stock ← no field: Integer 16, default "5"; first: 5
+              label ← 'title' (userInfo mappedKeyName): String; first: "Apple"
+              origin ← constant "import": String; first: "import"
+              sku ← 'sku' (same name): String, required; first: "A1"
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Shop.sqlite")))
+    }
+}

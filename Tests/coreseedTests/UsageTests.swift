@@ -31,9 +31,9 @@ import Testing
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == (try BinaryRunner.run(["build", "--help"])).stdout)
         #expect(result.stdout.hasPrefix("""
-            Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                                  [--fail-on-rejects] [--allow-empty] [--configuration NAME] [--into STORE]
-                                  [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
+            Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
+                                  [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
+                                  [--into STORE] [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
 
             Reads the spec's sources,
             """))
@@ -45,6 +45,7 @@ import Testing
             Options:
               --output PATH                  write the store here instead of the spec's "output"
               --dry-run                      check every value and key, write nothing
+              --explain                      print how each attribute and relationship is fed (field, conversion, first value); build nothing
               --report FILE                  write a JSON report: rows per entity, every rejected value and where
               --max-errors N                 tolerate N rejected values (or all), leaving their records out (default 0)
               --fail-on-rejects              check every value, list every problem, then fail without writing if any was rejected
@@ -84,9 +85,9 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             error: unknown option --frob
-            Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--report FILE] [--max-errors N]
-                                  [--fail-on-rejects] [--allow-empty] [--configuration NAME] [--into STORE]
-                                  [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
+            Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
+                                  [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
+                                  [--into STORE] [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
             see 'coreseed build --help'
 
             """)

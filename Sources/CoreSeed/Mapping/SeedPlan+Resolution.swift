@@ -204,13 +204,18 @@ private struct PlanResolver {
     /// The field feeding `attribute`: the spec's, else a userInfo annotation (MagicalRecord
     /// `mappedKeyName`, Groot `JSONKeyPath`) naming an existing field, else a field whose folded name matches.
     func fieldName(for attribute: Attribute, spec attributeSpec: AttributeSpec?, names: [String]) -> String? {
-        if let field = attributeSpec?.field { return field }
+        fieldSource(for: attribute, spec: attributeSpec, names: names)?.field
+    }
+
+    /// ``fieldName(for:spec:names:)`` and how it was found (what `build --explain` shows).
+    func fieldSource(for attribute: Attribute, spec attributeSpec: AttributeSpec?, names: [String]) -> (field: String, origin: String)? {
+        if let field = attributeSpec?.field { return (field, "the spec") }
         if attributeSpec?.value != nil { return nil }
         for key in ["mappedKeyName", "JSONKeyPath"] {
-            if let field = attribute.userInfo[key], names.contains(field) { return field }
+            if let field = attribute.userInfo[key], names.contains(field) { return (field, "userInfo \(key)") }
         }
         let folded = ASCII.foldedName(attribute.name)
-        return names.first { ASCII.foldedName($0) == folded }
+        return names.first { ASCII.foldedName($0) == folded }.map { ($0, $0 == attribute.name ? "same name" : "name match") }
     }
 
     func fill(for column: StoreLayout.Column, entity: Entity, lineage: Set<String>, spec entitySpec: EntitySpec,
@@ -231,7 +236,8 @@ private struct PlanResolver {
             let attributeSpec = entitySpec.attributes[attributeName]
             let attributeContext = "\(context).attributes.\(attributeName)"
             var fieldIndex: Int? = nil
-            let field = fieldName(for: attribute, spec: attributeSpec, names: names)
+            let found = fieldSource(for: attribute, spec: attributeSpec, names: names)
+            let field = found?.field
             if let field {
                 fieldIndex = try self.fieldIndex(field, in: names, source: source, context: attributeContext)
             }
@@ -264,7 +270,8 @@ private struct PlanResolver {
             let defaultText = attributeSpec?.noDefault == true ? nil : (attributeSpec?.defaultValue ?? attribute.defaultValueString)
             return .attribute(AttributeFill(
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
-                constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) }))
+                constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) },
+                origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field")))
         }
     }
 

@@ -30,9 +30,13 @@ final class AttributeFill: Sendable {
     let constant: FieldValue?
     /// Used when the field is NULL or blank (the spec's `default`, else the model's default value).
     let defaultValue: FieldValue?
+    /// How the field was chosen, for `build --explain`: "the spec", "same name", "name match",
+    /// "userInfo mappedKeyName", "a constant", "no field".
+    let origin: String
 
     init(attribute: Attribute, coercer: ValueCoercer, fieldIndex: Int?, fieldName: String, constant: FieldValue?,
-         defaultValue: FieldValue?) {
+         defaultValue: FieldValue?, origin: String = "the spec") {
+        self.origin = origin
         self.attribute = attribute
         self.isOptional = attribute.isOptional
         self.type = attribute.type

@@ -9,6 +9,7 @@ enum BuildCommand: Command {
     static let options: [CommandOption] = [
         .value("output", "PATH", "write the store here instead of the spec's \"output\""),
         .flag("dry-run", "check every value and key, write nothing"),
+        .flag("explain", "print how each attribute and relationship is fed (field, conversion, first value); build nothing"),
         .value("report", "FILE", "write a JSON report: rows per entity, every rejected value and where"),
         .count("max-errors", "N", "tolerate N rejected values (or all), leaving their records out (default 0)"),
         .flag("fail-on-rejects", "check every value, list every problem, then fail without writing if any was rejected"),
@@ -31,6 +32,11 @@ enum BuildCommand: Command {
         above Z_MAX and keeps the rows the input does not mention; insert adds new rows only. A store
         an app has open is refused, never replaced under it.
 
+        --explain prints the mapping instead of building: per entity its sources and key, then one line
+        per attribute ('closeDate ← 'Closing Date' (the spec): Date, date matching "d-MMM-yy" in
+        America/New_York; first: 2010-03-26T04:00:00Z') and per relationship, the field found by the
+        spec, a userInfo key (mappedKeyName, JSONKeyPath) or a name match, and the first record's value.
+
         Progress goes to stderr: on a terminal one line rewritten in place (reading, linking, writing,
         checking, with counts and a percentage when the total is known); otherwise a plain line at
         most every 5 seconds (CORESEED_PROGRESS_INTERVAL=SECONDS sets the interval, 0 prints every one).
@@ -39,6 +45,10 @@ enum BuildCommand: Command {
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
         let spec = arguments.positionals.first ?? "Inputs/seed.json"
+        if arguments.flag("explain") {
+            try Terminal.out(BuildExplanation.lines(specPath: spec, configuration: arguments.option("configuration")).joined(separator: "\n"))
+            return .success
+        }
         var options = SeedBuild.Options()
         options.output = arguments.option("output")
         options.dryRun = arguments.flag("dry-run")
