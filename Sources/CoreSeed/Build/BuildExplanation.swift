@@ -13,6 +13,10 @@ public enum BuildExplanation {
         let mapping = try SeedPlan(spec: spec, model: model, configuration: configuration ?? spec.configuration, framework: framework)
         var lines = ["\(specPath): model version '\(model.versionName)', framework \(framework.rawValue), output \(spec.output.map(spec.resolve) ?? "(none)")"]
         for entity in mapping.entities {
+            if entity.hasStoredRowsOnly {
+                lines.append("\(entity.name) (Z_ENT \(entity.number), table \(entity.table.name)): the rows already in the store (--into), found by '\(entity.keyFieldName ?? "")'")
+                continue
+            }
             let sources = entity.sources.map { "'\($0.name)' (\(spec.resolve($0.spec.path)))" }.joined(separator: ", ")
             var header = "\(entity.name) (Z_ENT \(entity.number), table \(entity.table.name)) from \(sources)"
             if let key = entity.keyFieldName { header += ", key '\(key)'" }

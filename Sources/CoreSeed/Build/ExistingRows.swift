@@ -75,6 +75,7 @@ struct ExistingRows: Sendable {
     }
 
     private static func keyReader(for entity: EntityPlan, plan: BuildPlan, depth: Int) throws -> ExistingKeyReader {
+        if entity.hasStoredRowsOnly { return .attributes(columns: entity.storedKeyColumns, coercers: []) }
         let source = entity.sources[0]
         guard !source.keyFields.isEmpty else {
             throw FileError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key; give '\(entity.name)' a key")

@@ -75,6 +75,9 @@ public enum SeedBuild {
         let mode = options.mode ?? spec.mode
         var options = options
         if options.failOnRejects { options.maxErrors = Int.max }
+        if mode == .replace, let entity = mapping.entities.first(where: \.hasStoredRowsOnly) {
+            throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name): without 'from' an entity stands for the rows already in the store, which only an update (--into STORE) has: give it 'from', or build with --into")
+        }
         if mode != .replace, let entity = mapping.entities.first(where: \.keepsPrimaryKeys) {
             throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name).primaryKey: Z_PKs come from the input only in a new store; an update (--into) numbers new rows above the store's Z_MAX: leave \"primaryKey\" out")
         }

@@ -74,8 +74,8 @@ private struct PlanResolver {
             throw fail("\(context): entity '\(name)' is not in configuration '\(spec.configuration ?? "")'")
         }
         guard !entity.isAbstract else { throw fail("\(context): entity '\(name)' is abstract and cannot have rows") }
-        guard !entitySpec.from.isEmpty else { throw fail("\(context): 'from' names no source") }
         let lineage = Set(graph.lineage(name).map(\.name))
+        if entitySpec.from.isEmpty { return try storedRowsPlan(name, info: info, table: table, spec: entitySpec, context: context) }
 
         // Every attribute and relationship the spec names must exist in the entity's lineage.
         for attribute in entitySpec.attributes.keys.sorted() {
@@ -179,6 +179,35 @@ private struct PlanResolver {
                           toOneSlots: toOneSlots, fieldLinks: fieldLinks,
                           keepsBlanks: (entitySpec.onBlank ?? spec.onBlank ?? .keep) == .keep, uniqueness: uniqueness,
                           primaryKeyFieldName: entitySpec.primaryKey)
+    }
+
+    /// An entity with no `from`: no records of its own, only the rows already in the store (`--into`),
+    /// which relationships of other entities find by the attributes its `key` names.
+    func storedRowsPlan(_ name: String, info: StoreLayout.EntityInfo, table: StoreLayout.Table, spec entitySpec: EntitySpec,
+                        context: String) throws -> EntityPlan {
+        guard let key = entitySpec.key, !key.isEmpty else {
+            throw fail("\(context): give 'from' (the sources of its rows), or, to link to the rows already in the store (--into), 'key' (the attributes they are found by)")
+        }
+        guard entitySpec.attributes.isEmpty, entitySpec.relationships.isEmpty, entitySpec.primaryKey == nil else {
+            throw fail("\(context): an entity without 'from' has no records to map: give only its 'key'")
+        }
+        var columns: [String] = []
+        for attributeName in key {
+            let column = table.columns.first { column in
+                if case .attribute(let owner, let attribute, _) = column.role {
+                    return attribute == attributeName && graph.lineage(name).contains { $0.name == owner }
+                }
+                return false
+            }
+            guard let column else {
+                let known = graph.lineage(name).flatMap { $0.attributes.filter { !$0.isTransient }.map(\.name) }
+                throw fail("\(context).key: '\(name)' has no stored attribute '\(attributeName)'\(Suggestion.hint(for: attributeName, in: known))")
+            }
+            columns.append(column.name)
+        }
+        return EntityPlan(name: name, number: info.number, rootName: info.rootName, table: table, sources: [],
+                          duplicatePolicy: .error, keyFieldName: key.joined(separator: "+"), toOneSlots: [], fieldLinks: [],
+                          keepsBlanks: true, uniqueness: [], storedKeyColumns: columns)
     }
 
     /// The key fields: the spec's `key`, else the field of the attribute that MagicalRecord's

@@ -106,9 +106,13 @@ struct EntityPlan: Sendable {
     /// `primaryKey`: the field whose value is each row's `Z_PK` (object IDs kept across export and
     /// rebuild), instead of numbering rows 1, 2, … per hierarchy.
     var primaryKeyFieldName: String? = nil
+    /// For an entity without `from` (rows already in the store only): the columns of its key attributes.
+    var storedKeyColumns: [String] = []
 
     var hasKey: Bool { keyFieldName != nil }
     var keepsPrimaryKeys: Bool { primaryKeyFieldName != nil }
+    /// An entity without `from`: the build adds no rows to it; relationships find its stored rows by key.
+    var hasStoredRowsOnly: Bool { sources.isEmpty }
 }
 
 /// A seed spec resolved against the model, its layout and the sources' field names: everything the

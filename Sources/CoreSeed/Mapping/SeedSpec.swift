@@ -80,7 +80,8 @@ public struct SeedSpec: Sendable {
 
 /// How one entity is fed.
 public struct EntitySpec: Sendable, Decodable {
-    /// Source names, in order; their records become this entity's rows.
+    /// Source names, in order; their records become this entity's rows. Empty (no `from`) for an
+    /// entity whose rows are only those already in the store (`--into`), keyed by the attributes `key` names.
     public var from: [String]
     /// Field(s) whose values form the natural key.
     public var key: [String]?
@@ -100,7 +101,7 @@ public struct EntitySpec: Sendable, Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "an entity")
-        from = try container.decode(OneOrMany.self, forKey: .from).values
+        from = try container.decodeIfPresent(OneOrMany.self, forKey: .from)?.values ?? []
         key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
         attributes = try container.decodeIfPresent([String: AttributeSpec].self, forKey: .attributes) ?? [:]
         relationships = try container.decodeIfPresent([String: RelationshipSpec].self, forKey: .relationships) ?? [:]
