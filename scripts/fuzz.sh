@@ -3,7 +3,7 @@
 # -sanitize=fuzzer, outside the package build) and runs each for FUZZ_SECONDS (default 60) over its
 # seed corpus in Fuzz/corpus/<name>/, or for FUZZ_RUNS executions when that is set (the issue's 1M:
 # FUZZ_RUNS=1000000). Findings land in fuzz-artifacts/ (ignored by git).
-# Usage: scripts/fuzz.sh [csv|xml|sqlite|spec|model ...]
+# Usage: scripts/fuzz.sh [csv|xml|sqlite|json|spec|model ...]
 #        FUZZ_TYPECHECK=1 scripts/fuzz.sh   (only type-checks the targets: the lint runs this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ if [ -z "${FUZZ_TYPECHECK:-}" ]; then
   mkdir -p "$out/tmp" fuzz-artifacts
   export TMPDIR="$PWD/$out/tmp"  # the targets' scratch input files stay inside .build
 fi
-common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift
+common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift Sources/CoreSeed/Readers/JSON/*.swift
         Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Support/Diagnosable.swift Sources/CoreSeed/Support/BatchHandoff.swift
         Fuzz/FuzzFile.swift)
 includes=(-I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
@@ -24,13 +24,14 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${incl
 spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
 model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/Support/FileError.swift Sources/CoreSeed/Support/Diagnosable.swift -I Sources/CCrypto)
-targets=("${@:-csv xml sqlite spec model}")
+targets=("${@:-csv xml sqlite json spec model}")
 for name in ${targets[@]}; do
   extra=() env=(SWIFT_BACKTRACE=enable=no)  # a crash ends the run (the backtracer hangs under ASan)
   case "$name" in
     csv) dir=CSV; sources=("${common[@]}") ;;
     xml) dir=XML; sources=("${common[@]}") ;;
     sqlite) dir=SQLite; sources=("${common[@]}") ;;
+    json) dir=JSON; sources=("${common[@]}") ;;
     spec) dir=Spec; sources=("${spec_sources[@]}") ;;
     # FoundationXML leaks a CFString for every XML error it reports (_CFErrorCreateFromXMLInterface):
     # not ours, so leak detection is off for the model reader.

@@ -8,7 +8,7 @@ import Foundation
 public func fuzzXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let path = FuzzFile.write(UnsafeBufferPointer(start: data, count: size))
     let fields = [("a", "@a"), ("t", "t"), ("n", "x/y/@z"), ("s", "."), ("p", "../@p"), ("o", "#"), ("l", "t[2]")]
-        .map { XMLFieldSpec(name: $0.0, path: $0.1) }
+        .map { SourceField(name: $0.0, path: $0.1) }
     guard let reader = try? XMLRecordReader(path: path, records: "/r/i", fields: fields),
           let inPlace = try? XMLRecordReader(path: path, records: "/r/i", fields: fields) else { return 0 }
     var count = 0

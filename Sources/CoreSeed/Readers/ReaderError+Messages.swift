@@ -30,6 +30,13 @@ extension ReaderError {
         case xmlEntitiesDeclared
         case xmlTooDeep(Int)
         case xmlUnsupportedPath(field: String, path: String)
+        // JSON
+        case jsonSyntax(String)
+        case jsonDuplicateKey(String)
+        case jsonInvalidUTF8(UInt8)
+        case jsonUnsupportedPath(field: String, path: String)
+        case jsonObjectValue(field: String)
+        case jsonObjectsInArray(field: String)
     }
 }
 
@@ -60,6 +67,12 @@ extension ReaderError.Reason {
         case .xmlEntitiesDeclared: return "the document declares entities, which are not expanded"
         case .xmlTooDeep(let limit): return "elements nested deeper than \(limit) levels"
         case let .xmlUnsupportedPath(field, path): return "field '\(field)': unsupported path '\(path)'"
+        case .jsonSyntax(let text): return "JSON error: \(text)"
+        case .jsonDuplicateKey(let key): return "key '\(key)' is given twice in one object"
+        case .jsonInvalidUTF8(let byte): return "invalid UTF-8 byte 0x\(Self.hex(byte))"
+        case let .jsonUnsupportedPath(field, path): return "field '\(field)': unsupported path '\(path)'"
+        case .jsonObjectValue(let field): return "field '\(field)' is an object, not a value"
+        case .jsonObjectsInArray(let field): return "field '\(field)' is an array of objects, not of values"
         }
     }
 
@@ -77,6 +90,12 @@ extension ReaderError.Reason {
         case .xmlUnsupportedPath:
             return "use \"child\", \"a/b\", \"@attr\", \"a/b/@attr\", \".\", \"../@attr\", \"../child\", \"#\", \"../#\", with an optional \"[n]\" to pick the nth of repeated values"
         case .emptyFile: return "set \"header\": false for a file without a header row"
+        case .jsonDuplicateKey: return "which one is meant would be a guess: keep one"
+        case .jsonInvalidUTF8: return "JSON text is UTF-8 (RFC 8259): convert the file, e.g. iconv -f windows-1252 -t utf-8"
+        case .jsonUnsupportedPath:
+            return "use \"key\", \"a.b\", \"tags[0]\", \"tags\" (a list), \"lines[].sku\", \"#\", \"$key\", or \"../\" before one for the enclosing record"
+        case .jsonObjectValue(let field): return "name a key inside it, e.g. \"\(field).name\" as the field's path"
+        case .jsonObjectsInArray(let field): return "name a key inside its objects, e.g. \"\(field)[].name\" as the field's path"
         default: return nil
         }
     }

@@ -10,6 +10,8 @@ extension SourceSpec {
             return try CSVReader(path: file, options: options)
         case .xml(_, let records, let fields):
             return try XMLRecordReader(path: file, records: records, fields: fields)
+        case .json(_, let records, let fields):
+            return try JSONRecordReader(path: file, file: file, records: records, fields: fields)
         }
     }
 

@@ -5,13 +5,18 @@
 /// { "sqlite": "legacy.sqlite3", "query": "SELECT * FROM failed_banks" }
 /// { "csv": "banklist.csv", "delimiter": ",", "quote": "\"", "header": true, "encoding": "utf-8", "trim": "none" }
 /// { "xml": "providers.xml", "records": "/serviceproviders/country/provider", "fields": { "name": "name", "country": "../@code" } }
+/// { "json": "export.json", "records": "/users/*", "fields": { "city": "address.city" } }
+/// { "jsonl": "events.jsonl" }
 /// ```
 /// Paths are relative to the spec file's directory. Unknown keys are rejected. XML fields are
 /// ordered by name.
 public enum SourceSpec: Sendable, Equatable, Decodable {
     case sqlite(path: String, selection: SQLiteSelection)
     case csv(path: String, options: CSVOptions)
-    case xml(path: String, records: String, fields: [XMLFieldSpec])
+    case xml(path: String, records: String, fields: [SourceField])
+    /// A JSON document (`records`: the path to the record values) or, with no `records`, JSON Lines;
+    /// `fields` nil takes the first record's keys.
+    case json(path: String, records: String?, fields: [SourceField]?)
 
     /// What a SQLite source reads: a whole table (rows keep their rowid) or a query's result.
     public enum SQLiteSelection: Sendable, Equatable {
@@ -22,7 +27,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     /// The file this source reads, as written in the spec.
     public var path: String {
         switch self {
-        case .sqlite(let path, _), .csv(let path, _), .xml(let path, _, _): return path
+        case .sqlite(let path, _), .csv(let path, _), .xml(let path, _, _), .json(let path, _, _): return path
         }
     }
 
@@ -37,16 +42,18 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let keys = Set(container.allKeys.map(\.stringValue))
-        let kinds = keys.intersection(["sqlite", "csv", "xml"])
+        let kinds = keys.intersection(["sqlite", "csv", "xml", "json", "jsonl"])
         guard kinds.count == 1, let kind = kinds.first else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
-                debugDescription: "a source needs exactly one of \"sqlite\", \"csv\" or \"xml\""))
+                debugDescription: "a source needs exactly one of \"sqlite\", \"csv\", \"xml\", \"json\" or \"jsonl\""))
         }
         let allowed: Set<String>
         switch kind {
         case "sqlite": allowed = ["sqlite", "table", "query"]
         case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim", "nullIfUnquotedEmpty"]
+        case "json": allowed = ["json", "records", "fields"]
+        case "jsonl": allowed = ["jsonl", "fields"]
         default: allowed = ["xml", "records", "fields"]
         }
         if let unknown = keys.subtracting(allowed).sorted().first {
@@ -69,6 +76,10 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
             }
         case "csv":
             self = .csv(path: path, options: try CSVOptions(from: container))
+        case "json", "jsonl":
+            let records = kind == "json" ? try container.decode(String.self, forKey: Key("records")) : nil
+            let fields = try container.decodeIfPresent(OrderedFields.self, forKey: Key("fields"))?.fields
+            self = .json(path: path, records: records, fields: fields)
         default:
             let records = try container.decode(String.self, forKey: Key("records"))
             let fields = try container.decode(OrderedFields.self, forKey: Key("fields"))
@@ -79,18 +90,18 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     /// The `"fields"` object, sorted by field name: `JSONDecoder` does not keep the text's key
     /// order (its `allKeys` comes from a dictionary), and a fixed order keeps output deterministic.
     struct OrderedFields: Decodable {
-        var fields: [XMLFieldSpec] = []
+        var fields: [SourceField] = []
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                fields.append(XMLFieldSpec(name: key.stringValue, path: try container.decode(String.self, forKey: key)))
+                fields.append(SourceField(name: key.stringValue, path: try container.decode(String.self, forKey: key)))
             }
         }
     }
 }
 
-/// One XML field: the name it gets and its path relative to the record element.
-public struct XMLFieldSpec: Sendable, Equatable {
+/// One field of an XML or JSON source: the name it gets and its path relative to the record.
+public struct SourceField: Sendable, Equatable {
     public var name: String
     public var path: String
 

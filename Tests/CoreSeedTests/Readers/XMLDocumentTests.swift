@@ -6,7 +6,7 @@ import Testing
 /// the user sees them: every record with its values and line, then the error with line and column.
 @Suite struct XMLDocumentTests {
     static let fields = [("id", "@id"), ("name", "name"), ("tags", "tag"), ("second", "tag[2]"), ("group", "../@code"),
-                         ("n", "#"), ("own", "."), ("deep", "sub/x/@v"), ("top", "../../@t")].map { XMLFieldSpec(name: $0.0, path: $0.1) }
+                         ("n", "#"), ("own", "."), ("deep", "sub/x/@v"), ("top", "../../@t")].map { SourceField(name: $0.0, path: $0.1) }
 
     static let body = """
         <root t="top"><group code="g1">

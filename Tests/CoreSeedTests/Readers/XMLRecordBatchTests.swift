@@ -5,7 +5,7 @@ import Testing
 /// The XML reader's batches: parsed on a thread of their own, shown in place to the build.
 @Suite struct XMLRecordBatchTests {
     static let fields = [("id", "@id"), ("name", "name"), ("tags", "tag"), ("second", "tag[2]"), ("group", "../@code"),
-                         ("n", "#"), ("own", "."), ("missing", "nothere")].map { XMLFieldSpec(name: $0.0, path: $0.1) }
+                         ("n", "#"), ("own", "."), ("missing", "nothere")].map { SourceField(name: $0.0, path: $0.1) }
 
     /// 1,000 records (several batches) with escaped attributes, non-ASCII text, lists, picks,
     /// ordinals and ancestor values, then a syntax error: the in-place view of every field shows
@@ -51,7 +51,7 @@ import Testing
         let scratch = try Scratch()
         let big = (0..<5).map { String(repeating: Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))), count: 600_000) }
         let path = try scratch.file("big.xml", "<r>" + big.map { "<i><v>\($0)</v></i>" }.joined() + "</r>")
-        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: "v")]).all()
+        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [SourceField(name: "v", path: "v")]).all()
         #expect(records.map(\.values) == big.map { [.text($0)] })
     }
 
@@ -61,7 +61,7 @@ import Testing
         let scratch = try Scratch()
         let path = try scratch.file("long.xml", "<r>" + String(repeating: "<i><v>x</v></i>\n", count: 50_000) + "</r>")
         for _ in 0..<20 {
-            let reader = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: "v")])
+            let reader = try XMLRecordReader(path: path, records: "/r/i", fields: [SourceField(name: "v", path: "v")])
             #expect(try reader.next()?.values == [.text("x")])
         }
         // Opened and never read: no thread to stop.

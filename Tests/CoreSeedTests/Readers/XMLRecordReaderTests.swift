@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct XMLRecordReaderTests {
     static let providers = TestPaths.inputs.appendingPathComponent("serviceproviders.xml").path
-    static let providerFields = [XMLFieldSpec(name: "country", path: "../@code"), XMLFieldSpec(name: "name", path: "name"),
-                                 XMLFieldSpec(name: "mcc", path: "gsm/network-id/@mcc")]
+    static let providerFields = [SourceField(name: "country", path: "../@code"), SourceField(name: "name", path: "name"),
+                                 SourceField(name: "mcc", path: "gsm/network-id/@mcc")]
 
     /// The file has 702 `<provider` start tags, but two of them are inside comments: 700 records.
     @Test func serviceProvidersYieldEveryProviderWithItsCountry() throws {
@@ -46,7 +46,7 @@ import Testing
             """)
         let fields = [("id", "@id"), ("name", "name"), ("tags", "tag"), ("v", "sub/deep/@v"), ("self", "."),
                       ("group", "../@code"), ("top", "../../@none"), ("empty", "empty"), ("missing", "nothere")]
-            .map { XMLFieldSpec(name: $0.0, path: $0.1) }
+            .map { SourceField(name: $0.0, path: $0.1) }
         let records = try XMLRecordReader(path: path, records: "/root/group/item", fields: fields).all()
         #expect(records.count == 2)
         #expect(records[0].values == [.text("1"), .text("One"), .list([.text("a"), .text("b")]), .list([.text("x"), .text("y")]),
@@ -64,7 +64,7 @@ import Testing
         let path = try scratch.file("lol.xml", "<?xml version=\"1.0\"?>\n\(doctype)]>\n<lolz><lol>&lol9;</lol></lolz>\n")
         let start = Date()
         let error = readerError {
-            _ = try XMLRecordReader(path: path, records: "/lolz/lol", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
+            _ = try XMLRecordReader(path: path, records: "/lolz/lol", fields: [SourceField(name: "v", path: ".")]).all()
         }
         #expect(error?.diagnosticLines == ["\(path): error: the document declares entities, which are not expanded",
                                            "note: remove the <!ENTITY> declarations; entity expansion is refused for safety"])
@@ -79,7 +79,7 @@ import Testing
             <!DOCTYPE r [ <!ENTITY xxe SYSTEM "file://\(secret)"> ]>
             <r><item>&xxe;</item></r>
             """)
-        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [XMLFieldSpec(name: "v", path: ".")])
+        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [SourceField(name: "v", path: ".")])
         var seen: [Record] = []
         let error = readerError { while let record = try reader.next() { seen.append(record) } }
         #expect(error?.message == "the document declares entities, which are not expanded")
@@ -89,7 +89,7 @@ import Testing
     @Test func syntaxErrorHasLineAndColumn() throws {
         let scratch = try Scratch()
         let path = try scratch.file("bad.xml", "<r><item>x</item>\n<item>y</oops></r>")
-        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [XMLFieldSpec(name: "v", path: ".")])
+        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [SourceField(name: "v", path: ".")])
         let error = readerError { _ = try reader.all() }
         #expect(error?.diagnosticLines == ["\(path):2:15: error: XML error: Opening and ending tag mismatch: item line 2 and oops"])
         #expect(readerError { _ = try reader.next() } == error)
@@ -109,7 +109,7 @@ import Testing
 
     @Test func unsupportedPathAndMissingFile() {
         let error = readerError {
-            _ = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country", fields: [XMLFieldSpec(name: "n", path: "../a/name")])
+            _ = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country", fields: [SourceField(name: "n", path: "../a/name")])
         }
         #expect(error?.diagnosticLines == ["\(Self.providers): error: field 'n': unsupported path '../a/name'",
                                            "note: use \"child\", \"a/b\", \"@attr\", \"a/b/@attr\", \".\", \"../@attr\", \"../child\", \"#\", \"../#\", with an optional \"[n]\" to pick the nth of repeated values"])
@@ -120,16 +120,16 @@ import Testing
 
     @Test func ancestorTextPositionsAndPicks() throws {
         let records = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country/provider/gsm/apn", fields: [
-            XMLFieldSpec(name: "apn", path: "@value"), XMLFieldSpec(name: "provider", path: "../../name"),
-            XMLFieldSpec(name: "country", path: "../../../name"), XMLFieldSpec(name: "position", path: "../../#"),
-            XMLFieldSpec(name: "self", path: "#"),
+            SourceField(name: "apn", path: "@value"), SourceField(name: "provider", path: "../../name"),
+            SourceField(name: "country", path: "../../../name"), SourceField(name: "position", path: "../../#"),
+            SourceField(name: "self", path: "#"),
         ]).all()
         #expect(records.count == 1304)
         #expect(records[0].values == [.text("internetand"), .text("Andorra Telecom (Mobiland)"), .text("Andorra"), .integer(1), .integer(1)])
         #expect(records[1].values[4] == .integer(2))
         // Drei (3) in Austria has two <name> children: "[1]" keeps the first, no index gives a list.
         let providers = try XMLRecordReader(path: Self.providers, records: "/serviceproviders/country/provider", fields: [
-            XMLFieldSpec(name: "first", path: "name[1]"), XMLFieldSpec(name: "all", path: "name"), XMLFieldSpec(name: "third", path: "name[3]"),
+            SourceField(name: "first", path: "name[1]"), SourceField(name: "all", path: "name"), SourceField(name: "third", path: "name[3]"),
         ]).all()
         let drei = try #require(providers.first { $0.values[0] == .text("Drei (3)") })
         #expect(drei.values[1] == .list([.text("Drei (3)"), .text("Drei")]))
@@ -148,7 +148,7 @@ import Testing
               <item id="2&amp;3"><name>Z\u{FC}rich&#x20AC;</name></item>
             </group></root>
             """)
-        let fields = [("id", "@id"), ("name", "name"), ("tags", "tag"), ("group", "../@code"), ("n", "#")].map { XMLFieldSpec(name: $0.0, path: $0.1) }
+        let fields = [("id", "@id"), ("name", "name"), ("tags", "tag"), ("group", "../@code"), ("n", "#")].map { SourceField(name: $0.0, path: $0.1) }
         let records = try XMLRecordReader(path: path, records: "/root/group/item", fields: fields, chunkSize: chunkSize).all()
         #expect(records.map(\.values) == [
             [.text("1"), .text("Espa\u{F1}ola \u{4E2D}\u{6587} \u{1F600}"), .list([.text("a&b"), .text("<x>")]), .text("g\u{E9}"), .integer(1)],
@@ -160,7 +160,7 @@ import Testing
     @Test func recordsBeforeAnErrorComeFirst() throws {
         let scratch = try Scratch()
         let path = try scratch.file("late.xml", "<r><item>x</item>\n<item>y</item>\n<item>z</oops></r>")
-        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [XMLFieldSpec(name: "v", path: ".")])
+        let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [SourceField(name: "v", path: ".")])
         #expect(try reader.next()?.values == [.text("x")])
         #expect(try reader.next()?.values == [.text("y")])
         let error = readerError { _ = try reader.next() }
@@ -172,7 +172,7 @@ import Testing
         let scratch = try Scratch()
         let path = try scratch.file("e.xml", "<!DOCTYPE r [ <!ENTITY e \"E\"> ]>\n<r><item>&e;</item></r>")
         for chunkSize in [1, 5, 4096] {
-            let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [XMLFieldSpec(name: "v", path: ".")], chunkSize: chunkSize)
+            let reader = try XMLRecordReader(path: path, records: "/r/item", fields: [SourceField(name: "v", path: ".")], chunkSize: chunkSize)
             #expect(readerError { _ = try reader.all() }?.message == "the document declares entities, which are not expanded")
         }
     }

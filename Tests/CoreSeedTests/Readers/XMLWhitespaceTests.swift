@@ -10,7 +10,7 @@ import Testing
     static func values(_ document: String, fields: [(String, String)] = [("v", "v")]) throws -> [[FieldValue]] {
         let scratch = try Scratch()
         let path = try scratch.file("ws.xml", document)
-        let specs = fields.map { XMLFieldSpec(name: $0.0, path: $0.1) }
+        let specs = fields.map { SourceField(name: $0.0, path: $0.1) }
         return try XMLRecordReader(path: path, records: "/r/i", fields: specs).all().map(\.values)
     }
 
@@ -59,10 +59,10 @@ import Testing
             </i><i>  <![CDATA[y]]></i><i><b/>t<c/>  <![CDATA[z]]></i><i>&#32;  <![CDATA[w]]></i>\
             <i xml:space="preserve">  <![CDATA[p]]></i><i>a&amp;b<!--c--> <![CDATA[q]]></i></r>
             """)
-        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
+        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [SourceField(name: "v", path: ".")]).all()
         #expect(records.map(\.values) == ["x", "y", "tz", "w", "  p", "a&b q"].map { [.text($0)] })
         let declared = try scratch.file("dtd.xml", "<!DOCTYPE r [<!ELEMENT i (b)*>]>\n<r><i><b/>  <![CDATA[x]]></i><i>\t<![CDATA[y]]></i></r>")
-        let fromDTD = try XMLRecordReader(path: declared, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: ".")]).all()
+        let fromDTD = try XMLRecordReader(path: declared, records: "/r/i", fields: [SourceField(name: "v", path: ".")]).all()
         #expect(fromDTD.map(\.values) == [[.text("x")], [.text("y")]])
     }
 
@@ -71,7 +71,7 @@ import Testing
     @Test func crlfLineEnds() throws {
         let scratch = try Scratch()
         let path = try scratch.file("crlf.xml", "<r>\r\n  <i>\r\n    <v>one\r\ntwo\rthree</v>\r\n  </i>\r\n  <i><v><![CDATA[a\r\nb]]></v></i>\r\n</r>\r\n")
-        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: "v", path: "v"), XMLFieldSpec(name: "own", path: ".")]).all()
+        let records = try XMLRecordReader(path: path, records: "/r/i", fields: [SourceField(name: "v", path: "v"), SourceField(name: "own", path: ".")]).all()
         #expect(records.map(\.values) == [[.text("one\ntwo\nthree"), .text("")], [.text("a\nb"), .text("")]])
         #expect(records.map(\.location.line) == [2, 6])
     }
@@ -108,7 +108,7 @@ import Testing
             .map { $0.dropFirst(2) }.joined(separator: "\n")
         let scratch = try Scratch()
         let path = try scratch.file("example.xml", "<provider>" + example)
-        let fields = [".", "name", "username", "password", "plan", "apn"].map { XMLFieldSpec(name: $0, path: $0) }
+        let fields = [".", "name", "username", "password", "plan", "apn"].map { SourceField(name: $0, path: $0) }
         let records = try XMLRecordReader(path: path, records: "/provider", fields: fields).all()
         #expect(records.map(\.values) == [[.text(""), .text(" Walk & Talk "), .text(""), .text(" "), .text("prepaid"), .null]])
     }
@@ -129,10 +129,10 @@ extension XMLWhitespaceTests {
         let scratch = try Scratch()
         let limit = XMLRecordScanner.maximumTextLength
         let fine = try scratch.file("fine.xml", "<r><i><v>" + String(repeating: "a", count: limit) + "</v></i></r>")
-        #expect(try XMLRecordReader(path: fine, records: "/r/i", fields: [XMLFieldSpec(name: field.0, path: field.1)]).all().count == 1)
+        #expect(try XMLRecordReader(path: fine, records: "/r/i", fields: [SourceField(name: field.0, path: field.1)]).all().count == 1)
         let path = try scratch.file("huge.xml", "<r>\n<i><v>" + String(repeating: "a", count: limit / 2) + "<!-- c -->"
                                     + String(repeating: "b", count: limit / 2 + 1) + "</v></i></r>")
-        let reader = try XMLRecordReader(path: path, records: "/r/i", fields: [XMLFieldSpec(name: field.0, path: field.1)])
+        let reader = try XMLRecordReader(path: path, records: "/r/i", fields: [SourceField(name: field.0, path: field.1)])
         let error = readerError { _ = try reader.all() }
         // The run passes the limit with its last byte: the column is the one after it.
         let column = "<i><v>".count + limit / 2 + "<!-- c -->".count + limit / 2 + 1 + 1

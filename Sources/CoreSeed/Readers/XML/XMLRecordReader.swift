@@ -51,12 +51,12 @@ public final class XMLRecordReader: RecordReader {
     private var failure: ReaderError?
 
     /// Opens `path` for records at `records` (an absolute element path) with the given fields.
-    public convenience init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256) throws(ReaderError) {
+    public convenience init(path: String, records: String, fields: [SourceField], maximumDepth: Int = 256) throws(ReaderError) {
         try self.init(path: path, records: records, fields: fields, maximumDepth: maximumDepth, chunkSize: 256 * 1024)
     }
 
     /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks for).
-    init(path: String, records: String, fields: [XMLFieldSpec], maximumDepth: Int = 256, chunkSize: Int) throws(ReaderError) {
+    init(path: String, records: String, fields: [SourceField], maximumDepth: Int = 256, chunkSize: Int) throws(ReaderError) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.path = path
         self.maximumDepth = maximumDepth

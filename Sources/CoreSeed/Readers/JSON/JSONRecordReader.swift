@@ -1,0 +1,189 @@
+/// Reads records from a JSON document (`records`: a path to the values that are records) or from a
+/// JSON Lines file (one value per line), streaming: only the record at hand is held in memory.
+///
+/// `records` is `/` then object keys, with `*` for every element of an array (or every value of an
+/// object): `/*`, `/items/*`, `/countries/*/cities/*`. Fields are paths into a record: `name`,
+/// `address.city`, `tags[0]`, `tags` (an array: a list, feeding a to-many relationship), `lines[].sku`
+/// (one value per element), `#` (the 1-based position among the records), `$key` (the member's key
+/// when records are an object's values), and `../name`, `../#`, `../$key` for the enclosing record of
+/// a nested path (its members that come before the nested array). Without `fields`, the first record's
+/// keys are the fields (nested objects as `a.b`). Numbers keep their text unless they are integers.
+final class JSONRecordReader: RecordReader {
+    private(set) var fieldNames: [String] = []
+    private let scanner: JSONScanner
+    /// The records path, nil for JSON Lines.
+    private let segments: [String]?
+    private var fields: [JSONFieldPath] = []
+    /// Per `*` of the path: the enclosing record's members seen so far, key and position.
+    private var levels: [(members: [String: JSONNode], key: String?, position: Int)]
+    private var frames: [Frame] = []
+    private var started = false
+    private var pending: Record?
+
+    private enum Frame {
+        /// Inside an object, looking for member `segment`; `level`: the `*` whose element it is (its
+        /// members before the nested path are kept for `../` fields).
+        case seek(segment: Int, level: Int?, found: Bool, first: Bool, keys: Set<String>)
+        /// Inside the container of a `*`: its members are records (the last `*`) or lead deeper.
+        case iterate(segment: Int, level: Int, isArray: Bool, first: Bool)
+    }
+
+    /// Opens `path` (`file` names it in messages); `records` nil reads JSON Lines.
+    init(path: String, file: String, records: String?, fields: [SourceField]?) throws(ReaderError) {
+        scanner = try JSONScanner(path: path, file: file)
+        if let records {
+            let parts = records.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            guard records.hasPrefix("/"), parts.last == "*", !parts.contains("") else {
+                throw ReaderError(.invalidOption("records path '\(records)' must start with / and end with /* (e.g. /items/* or /*)"), at: SourceLocation(file: file))
+            }
+            segments = parts
+        } else {
+            segments = nil
+        }
+        levels = Array(repeating: ([:], nil, 0), count: (segments ?? ["*"]).filter { $0 == "*" }.count)
+        if let fields {
+            self.fields = try fields.map { field throws(ReaderError) in
+                guard let path = JSONFieldPath(field.path) else {
+                    throw ReaderError(.jsonUnsupportedPath(field: field.name, path: field.path), at: SourceLocation(file: file))
+                }
+                return path
+            }
+            fieldNames = fields.map(\.name)
+        } else if let first = try nextNode() {
+            // The first record's keys: it is read now and kept for `next()`.
+            var names: [String] = []
+            JSONRecordReader.flatten(first.node, prefix: "", into: &names)
+            self.fields = names.map { name in JSONFieldPath(steps: name.split(separator: ".").map { .key(String($0)) }) }
+            fieldNames = names
+            pending = try record(first.node, key: first.key, level: first.level)
+        }
+    }
+
+    /// Field names for a record: its keys, nested objects' keys as `a.b`.
+    private static func flatten(_ node: JSONNode, prefix: String, into names: inout [String]) {
+        guard case .object(let members) = node.value else { return }
+        for (key, child) in members {
+            if case .object(let inner) = child.value, !inner.isEmpty {
+                flatten(child, prefix: prefix + key + ".", into: &names)
+            } else if case .array(let elements) = child.value, elements.contains(where: { if case .object = $0.value { true } else { false } }) {
+                continue  // objects in an array are reached by a path such as "lines[].sku"
+            } else {
+                names.append(prefix + key)
+            }
+        }
+    }
+
+    func next() throws(ReaderError) -> Record? {
+        if let pending {
+            self.pending = nil
+            return pending
+        }
+        guard let found = try nextNode() else { return nil }
+        return try record(found.node, key: found.key, level: found.level)
+    }
+
+    /// The next record's value, with its key (records that are an object's values) and `*` level.
+    private func nextNode() throws(ReaderError) -> (node: JSONNode, key: String?, level: Int)? {
+        guard let segments else { return try nextLine() }
+        if !started {
+            started = true
+            try descend(0, captureLevel: nil)
+        }
+        while let top = frames.last {
+            switch top {
+            case .iterate(let segment, let level, let isArray, let first):
+                guard try !closes(isArray ? "]" : "}", first: first) else { frames.removeLast(); continue }
+                frames[frames.count - 1] = .iterate(segment: segment, level: level, isArray: isArray, first: false)
+                let key = isArray ? nil : try scanner.parseKey()
+                levels[level].position += 1
+                if segment == segments.count - 1 {
+                    levels[level].key = key
+                    return (try scanner.parseValue(), key, level)
+                }
+                levels[level].members = [:]
+                levels[level].key = key
+                try descend(segment + 1, captureLevel: level)
+            case .seek(let segment, let level, let found, let first, var keys):
+                guard try !closes("}", first: first) else { frames.removeLast(); continue }
+                try scanner.skipSpace()
+                let (line, column) = (scanner.line, scanner.column)
+                let key = try scanner.parseKey()
+                guard keys.insert(key).inserted else { throw ReaderError(.jsonDuplicateKey(key), at: scanner.location(line: line, column: column)) }
+                let descends = !found && key == segments[segment]
+                frames[frames.count - 1] = .seek(segment: segment, level: level, found: found || descends, first: false, keys: keys)
+                if descends {
+                    try descend(segment + 1, captureLevel: nil)
+                } else if let level, !found {
+                    levels[level].members[key] = try scanner.parseValue()
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+        }
+        try scanner.skipSpace()
+        guard try scanner.peek() == nil else { throw scanner.error("unexpected \(try scanner.describeCursor()) after the end of the document") }
+        return nil
+    }
+
+    /// At a container's next member: true (consumed) when it closes instead.
+    private func closes(_ close: Character, first: Bool) throws(ReaderError) -> Bool {
+        try scanner.skipSpace()
+        if first {
+            guard try scanner.peek() == UInt8(ascii: close.unicodeScalars.first!) else { return false }
+            scanner.advance()
+            return true
+        }
+        return try scanner.endOfMembers(close)
+    }
+
+    /// Enters the value at the cursor along `segments[segment]`: a `*` iterates it, a key looks inside
+    /// it; any other value has no records and is skipped.
+    private func descend(_ segment: Int, captureLevel: Int?) throws(ReaderError) {
+        guard let segments else { return }
+        try scanner.skipSpace()
+        let byte = try scanner.peek()
+        if segments[segment] == "*", byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+            guard frames.count < JSONScanner.depthLimit else { throw scanner.error("values nested deeper than \(JSONScanner.depthLimit) levels") }
+            scanner.advance()
+            let level = segments[..<segment].filter { $0 == "*" }.count
+            levels[level].position = 0
+            frames.append(.iterate(segment: segment, level: level, isArray: byte == UInt8(ascii: "["), first: true))
+        } else if segments[segment] != "*", byte == UInt8(ascii: "{") {
+            guard frames.count < JSONScanner.depthLimit else { throw scanner.error("values nested deeper than \(JSONScanner.depthLimit) levels") }
+            scanner.advance()
+            frames.append(.seek(segment: segment, level: captureLevel, found: false, first: true, keys: []))
+        } else {
+            try scanner.skipValue()
+        }
+    }
+
+    /// JSON Lines: the value on the next non-blank line.
+    private func nextLine() throws(ReaderError) -> (node: JSONNode, key: String?, level: Int)? {
+        try scanner.skipSpace()
+        guard try scanner.peek() != nil else { return nil }
+        let node = try scanner.parseValue()
+        try scanner.skipSpace(newlines: false)
+        if let byte = try scanner.peek(), byte != 0x0A {
+            throw scanner.error("expected a line break after the record, found \(try scanner.describeCursor()) (JSON Lines: one value per line)")
+        }
+        levels[0].position += 1
+        return (node, nil, 0)
+    }
+
+    /// The record of `node`: each field's value, located where it is in the file.
+    private func record(_ node: JSONNode, key: String?, level: Int) throws(ReaderError) -> Record {
+        var values: [FieldValue] = []
+        var lines: [Int] = [], columns: [Int] = []
+        values.reserveCapacity(fields.count)
+        for (index, field) in fields.enumerated() {
+            let (value, place) = try field.value(in: node, levels: levels[...level], name: fieldNames[index], file: scanner.file)
+            values.append(value)
+            lines.append(place?.line ?? 0)
+            columns.append(place?.column ?? 0)
+        }
+        var record = Record(location: SourceLocation(file: scanner.file, line: node.line, column: node.column), values: values)
+        record.fieldLines = lines
+        record.fieldColumns = columns
+        return record
+    }
+}

@@ -1,0 +1,350 @@
+import Foundation
+
+/// A JSON value with where it starts (for messages): what a record is parsed into.
+indirect enum JSONValue: Sendable {
+    case null
+    case boolean(Bool)
+    /// The number's text as written (`12`, `-0.5e3`): converted by the field, never rounded here.
+    case number(String)
+    case string(String)
+    case array([JSONNode])
+    /// Members in document order (duplicates are refused while parsing).
+    case object([(key: String, node: JSONNode)])
+}
+
+/// A value and its 1-based line and byte column.
+struct JSONNode: Sendable {
+    let value: JSONValue
+    let line: Int
+    let column: Int
+}
+
+/// Reads JSON text from a file in chunks (never the whole file), byte by byte, keeping the line and
+/// column of the cursor: the tokenizer under ``JSONRecordReader``. Strings are checked to be UTF-8,
+/// objects to hold each key once; nesting is limited. Not `Sendable`: it owns an open file.
+final class JSONScanner {
+    static let chunkSize = 1 << 20
+    static let depthLimit = 256
+
+    let file: String
+    private let descriptor: Int32
+    private var buffer: [UInt8]
+    private var count = 0
+    private var index = 0
+    private var consumed = 0
+    private(set) var line = 1
+    private var lineStart = 0
+    private var atEnd = false
+
+    init(path: String, file: String) throws(ReaderError) {
+        self.file = file
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw ReaderError(code == ENOENT ? .fileNotFound : .cannotOpen(String(cString: strerror(code))), at: SourceLocation(file: file))
+        }
+        // A small file gets a small buffer (no megabyte to clear for a few bytes).
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : Self.chunkSize
+        buffer = [UInt8](repeating: 0, count: min(Self.chunkSize, max(4096, size + 1)))
+    }
+
+    deinit { close(descriptor) }
+
+    /// 1-based byte column of the cursor.
+    var column: Int { consumed + index - lineStart + 1 }
+
+    func location(line: Int? = nil, column: Int? = nil) -> SourceLocation {
+        SourceLocation(file: file, line: line ?? self.line, column: column ?? self.column)
+    }
+
+    func error(_ message: String, line: Int? = nil, column: Int? = nil) -> ReaderError {
+        ReaderError(.jsonSyntax(message), at: location(line: line, column: column))
+    }
+
+    // MARK: Bytes
+
+    /// The byte at the cursor, or nil at the end of the file.
+    @inline(__always)
+    func peek() throws(ReaderError) -> UInt8? {
+        if index < count { return buffer[index] }
+        return try refill() ? buffer[index] : nil
+    }
+
+    private func refill() throws(ReaderError) -> Bool {
+        guard !atEnd else { return false }
+        consumed += count
+        index = 0
+        count = 0
+        while true {
+            let read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw ReaderError(.cannotRead(String(cString: strerror(errno))), at: location()) }
+            count = read
+            if read == 0 { atEnd = true }
+            return read > 0
+        }
+    }
+
+    @inline(__always)
+    func advance() {
+        if buffer[index] == 0x0A {
+            line += 1
+            lineStart = consumed + index + 1
+        }
+        index += 1
+    }
+
+    /// Skips spaces, tabs and line breaks; `newlines: false` stops at a line break (JSON Lines).
+    func skipSpace(newlines: Bool = true) throws(ReaderError) {
+        while let byte = try peek() {
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0D || (byte == 0x0A && newlines) else { return }
+            advance()
+        }
+    }
+
+    func expect(_ byte: UInt8, _ what: String) throws(ReaderError) {
+        guard try peek() == byte else { throw error("expected \(what), found \(try describeCursor())") }
+        advance()
+    }
+
+    func describeCursor() throws(ReaderError) -> String {
+        guard let byte = try peek() else { return "the end of the file" }
+        if byte == 0x0A { return "a line break" }
+        return ReaderError.Reason.describe(byte)
+    }
+
+    // MARK: Values
+
+    /// Parses the value at the cursor into a tree.
+    func parseValue(depth: Int = 0) throws(ReaderError) -> JSONNode {
+        try skipSpace()
+        let (line, column) = (self.line, self.column)
+        guard let byte = try peek() else { throw error("a value is missing at the end of the file") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard depth < Self.depthLimit else { throw error("values nested deeper than \(Self.depthLimit) levels") }
+            advance()
+            var members: [(key: String, node: JSONNode)] = []
+            var seen = Set<String>()
+            try skipSpace()
+            if try peek() == UInt8(ascii: "}") { advance(); return JSONNode(value: .object([]), line: line, column: column) }
+            while true {
+                try skipSpace()
+                let (keyLine, keyColumn) = (self.line, self.column)
+                let key = try parseKey()
+                guard seen.insert(key).inserted else {
+                    throw ReaderError(.jsonDuplicateKey(key), at: location(line: keyLine, column: keyColumn))
+                }
+                members.append((key, try parseValue(depth: depth + 1)))
+                if try endOfMembers("}") { break }
+            }
+            return JSONNode(value: .object(members), line: line, column: column)
+        case UInt8(ascii: "["):
+            guard depth < Self.depthLimit else { throw error("values nested deeper than \(Self.depthLimit) levels") }
+            advance()
+            var elements: [JSONNode] = []
+            try skipSpace()
+            if try peek() == UInt8(ascii: "]") { advance(); return JSONNode(value: .array([]), line: line, column: column) }
+            while true {
+                elements.append(try parseValue(depth: depth + 1))
+                if try endOfMembers("]") { break }
+            }
+            return JSONNode(value: .array(elements), line: line, column: column)
+        case UInt8(ascii: "\""):
+            return JSONNode(value: .string(try parseString()), line: line, column: column)
+        default:
+            return JSONNode(value: try parseScalar(), line: line, column: column)
+        }
+    }
+
+    /// After a member or element: true at the closing `close` (consumed), false after a comma.
+    func endOfMembers(_ close: Character) throws(ReaderError) -> Bool {
+        try skipSpace()
+        let closing = UInt8(ascii: close.unicodeScalars.first!)
+        if try peek() == closing { advance(); return true }
+        try expect(UInt8(ascii: ","), "',' or '\(close)'")
+        return false
+    }
+
+    /// `"key"` then `:`.
+    func parseKey() throws(ReaderError) -> String {
+        try skipSpace()
+        guard try peek() == UInt8(ascii: "\"") else { throw error("expected a key in double quotes, found \(try describeCursor())") }
+        let key = try parseString()
+        try skipSpace()
+        try expect(UInt8(ascii: ":"), "':' after the key")
+        return key
+    }
+
+    /// `true`, `false`, `null` or a number (its text checked against JSON's grammar).
+    private func parseScalar() throws(ReaderError) -> JSONValue {
+        var text: [UInt8] = []
+        while let byte = try peek(), byte != UInt8(ascii: ","), byte != UInt8(ascii: "}"), byte != UInt8(ascii: "]"),
+              byte > 0x20 {
+            text.append(byte)
+            advance()
+            if text.count > 400 { break }
+        }
+        switch String(decoding: text, as: UTF8.self) {
+        case "true": return .boolean(true)
+        case "false": return .boolean(false)
+        case "null": return .null
+        case let word where JSONScanner.isNumber(text): return .number(word)
+        case "": throw error("expected a value, found \(try describeCursor())")
+        case let word: throw error("'\(word.prefix(40))' is not a JSON value (strings are in double quotes)", column: column - text.count)
+        }
+    }
+
+    /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    static func isNumber(_ text: [UInt8]) -> Bool {
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < text.count, text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+            return i - start
+        }
+        if i < text.count, text[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < text.count else { return false }
+        if text[i] == UInt8(ascii: "0") { i += 1 } else if digits() == 0 { return false }
+        if i < text.count, text[i] == UInt8(ascii: ".") { i += 1; if digits() == 0 { return false } }
+        if i < text.count, text[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < text.count, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
+            if digits() == 0 { return false }
+        }
+        return i == text.count
+    }
+
+    /// A string at the cursor (its opening quote): escapes decoded, UTF-8 checked.
+    func parseString() throws(ReaderError) -> String {
+        var bytes: [UInt8] = []
+        try scanString(into: &bytes, keep: true)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Checks the string at the cursor, its bytes (escapes decoded) appended to `bytes` when `keep`.
+    private func scanString(into bytes: inout [UInt8], keep: Bool) throws(ReaderError) {
+        let (line, column) = (self.line, self.column)
+        advance()
+        while true {
+            guard let byte = try peek() else { throw error("unterminated string (it opens here)", line: line, column: column) }
+            if byte == UInt8(ascii: "\"") { advance(); break }
+            if byte < 0x20 { throw error("a control character (\(ReaderError.Reason.describe(byte))) inside a string: write it as an escape such as \\n") }
+            if byte == UInt8(ascii: "\\") {
+                let (escapeLine, escapeColumn) = (self.line, self.column)
+                advance()
+                try escape(into: &bytes, line: escapeLine, column: escapeColumn)
+                if !keep { bytes.removeAll(keepingCapacity: true) }
+                continue
+            }
+            if byte >= 0x80 {
+                let start = self.column
+                var scalar: [UInt8] = [byte]
+                advance()
+                while let next = try peek(), next & 0xC0 == 0x80, scalar.count < 4 { scalar.append(next); advance() }
+                guard scalar.withUnsafeBufferPointer({ UTF8Validation.firstInvalidOffset($0.baseAddress!, count: $0.count) }) == nil else {
+                    throw ReaderError(.jsonInvalidUTF8(scalar[0]), at: location(column: start))
+                }
+                if keep { bytes += scalar }
+                continue
+            }
+            if keep { bytes.append(byte) }
+            advance()
+        }
+    }
+
+    /// The escape after the backslash at `line`:`column` (where its errors are said to be).
+    private func escape(into bytes: inout [UInt8], line: Int, column: Int) throws(ReaderError) {
+        guard let byte = try peek() else { throw error("unterminated string") }
+        advance()
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
+        case UInt8(ascii: "b"): bytes.append(0x08)
+        case UInt8(ascii: "f"): bytes.append(0x0C)
+        case UInt8(ascii: "n"): bytes.append(0x0A)
+        case UInt8(ascii: "r"): bytes.append(0x0D)
+        case UInt8(ascii: "t"): bytes.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard try peek() == UInt8(ascii: "\\") else { throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16))", line: line, column: column) }
+                advance()
+                try expect(UInt8(ascii: "u"), "the second half of a surrogate pair")
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16))", line: line, column: column) }
+                scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw error("a lone UTF-16 surrogate \\u\(String(scalar, radix: 16))", line: line, column: column)
+            }
+            bytes += Array(String(Character(Unicode.Scalar(scalar)!)).utf8)
+        default:
+            throw error("unknown escape \\\(ReaderError.Reason.describe(byte))", line: line, column: column)
+        }
+    }
+
+    private func hex4() throws(ReaderError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = try peek() else { throw error("expected four hexadecimal digits after \\u") }
+            let lower = byte | 0x20
+            let digit: UInt8
+            if byte &- UInt8(ascii: "0") < 10 { digit = byte - UInt8(ascii: "0") }
+            else if lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "f") { digit = lower - UInt8(ascii: "a") + 10 }
+            else { throw error("expected four hexadecimal digits after \\u") }
+            value = value << 4 | UInt32(digit)
+            advance()
+        }
+        return value
+    }
+
+    /// Skips the value at the cursor without building it (its syntax and strings still checked; a
+    /// skipped object's keys are not compared): a large part of the document outside the records
+    /// costs no memory.
+    func skipValue() throws(ReaderError) {
+        var closers: [UInt8] = []
+        var scratch: [UInt8] = []
+        repeat {
+            try skipSpace()
+            guard let byte = try peek() else { throw error("a value is missing at the end of the file") }
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard closers.count < Self.depthLimit else { throw error("values nested deeper than \(Self.depthLimit) levels") }
+                advance()
+                try skipSpace()
+                let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if try peek() == close {
+                    advance()
+                } else {
+                    closers.append(close)
+                    if close == UInt8(ascii: "}") { try skipKey(&scratch) }
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                try scanString(into: &scratch, keep: false)
+            default:
+                _ = try parseScalar()
+            }
+            // After a value: close what ends here, or go on after a comma.
+            while let close = closers.last {
+                try skipSpace()
+                if try peek() == close {
+                    advance()
+                    closers.removeLast()
+                    continue
+                }
+                try expect(UInt8(ascii: ","), "',' or '\(Character(Unicode.Scalar(close)))'")
+                if close == UInt8(ascii: "}") { try skipKey(&scratch) }
+                break
+            }
+        } while !closers.isEmpty
+    }
+
+    private func skipKey(_ scratch: inout [UInt8]) throws(ReaderError) {
+        try skipSpace()
+        guard try peek() == UInt8(ascii: "\"") else { throw error("expected a key in double quotes, found \(try describeCursor())") }
+        try scanString(into: &scratch, keep: false)
+        try skipSpace()
+        try expect(UInt8(ascii: ":"), "':' after the key")
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import CoreSeed
+
+/// The JSON and JSON Lines reader (issue 14): records by path, fields by key path, nested arrays as
+/// lists, exact error locations, UTF-8 and duplicate keys checked as the CSV reader checks them.
+@Suite struct JSONRecordReaderTests {
+    static func reader(_ text: String, records: String? = "/items/*", fields: [String: String]? = nil) throws -> JSONRecordReader {
+        let scratch = try Scratch()
+        let path = try scratch.file("in.json", text)
+        return try withExtendedLifetime(scratch) {
+            try JSONRecordReader(path: path, file: "in.json", records: records,
+                                 fields: fields.map { $0.sorted { $0.key < $1.key }.map { SourceField(name: $0.key, path: $0.value) } })
+        }
+    }
+
+    @Test func fieldsByKeyPathFromNestedValues() throws {
+        let reader = try Self.reader("""
+            {"skip": [1, {"a": [2]}], "items": [
+              {"id": 7, "price": 1.50, "ok": true, "address": {"city": "Lyon"}, "tags": ["a", "b"], "lines": [{"sku": "x"}, {"sku": "y"}], "none": null},
+              {"id": 8, "tags": []}
+            ], "after": {"ignored": true}}
+            """, fields: ["id": "id", "price": "price", "ok": "ok", "city": "address.city", "tags": "tags", "first": "tags[0]",
+                          "skus": "lines[].sku", "none": "none", "missing": "nope.deeper", "n": "#"])
+        #expect(reader.fieldNames == ["city", "first", "id", "missing", "n", "none", "ok", "price", "skus", "tags"])
+        let records = try reader.all()
+        #expect(records.map(\.values) == [
+            [.text("Lyon"), .text("a"), .integer(7), .null, .integer(1), .null, .text("true"), .text("1.50"), .list([.text("x"), .text("y")]), .list([.text("a"), .text("b")])],
+            [.null, .null, .integer(8), .null, .integer(2), .null, .null, .null, .null, .list([])],
+        ])
+        #expect(records[0].location.description == "in.json:2:3")
+        #expect(records[0].fieldLines?[0] == 2 && records[0].fieldColumns?[0] == 60)  // "Lyon"
+    }
+
+    @Test func recordsFromAnObjectsValuesWithTheirKeysAndParents() throws {
+        let reader = try Self.reader("""
+            {"users": {"u1": {"name": "Ann", "pets": [{"kind": "cat"}]}, "u2": {"name": "Bob", "pets": [{"kind": "dog"}, {"kind": "eel"}]}}}
+            """, records: "/users/*/pets/*", fields: ["kind": "kind", "owner": "../name", "uid": "../$key", "n": "#", "un": "../#"])
+        #expect(try reader.all().map(\.values) == [
+            [.text("cat"), .integer(1), .text("Ann"), .text("u1"), .integer(1)],
+            [.text("dog"), .integer(1), .text("Bob"), .text("u2"), .integer(2)],
+            [.text("eel"), .integer(2), .text("Bob"), .text("u2"), .integer(2)],
+        ])
+    }
+
+    @Test func withoutFieldsTheFirstRecordsKeysAreTheFields() throws {
+        let reader = try Self.reader("[{\"id\": 1, \"geo\": {\"lat\": 2, \"lon\": 3}, \"rows\": [{\"a\": 1}]}, {\"id\": 2}]", records: "/*")
+        #expect(reader.fieldNames == ["id", "geo.lat", "geo.lon"])
+        #expect(try reader.all().map(\.values) == [[.integer(1), .integer(2), .integer(3)], [.integer(2), .null, .null]])
+    }
+
+    @Test func jsonLinesReadsOneValuePerLine() throws {
+        let reader = try Self.reader("{\"id\": 1}\n\n{\"id\": 2, \"x\": \"é\\u00e9\\ud83c\\udfe6\"}\n", records: nil)
+        #expect(reader.fieldNames == ["id"])
+        let records = try reader.all()
+        #expect(records.map(\.values) == [[.integer(1)], [.integer(2)]])
+        #expect(records[1].location.description == "in.json:3:1")
+    }
+
+    @Test(arguments: [
+        ("{\"items\": [{\"a\": 1,}]}", "in.json:1:20: error: JSON error: expected a key in double quotes, found '}'"),
+        ("{\"items\": [{\"a\": 1, \"a\": 2}]}", "in.json:1:21: error: key 'a' is given twice in one object"),
+        ("{\"items\": [{\"a\": \"x\u{1}\"}]}", "in.json:1:20: error: JSON error: a control character (byte 0x01) inside a string: write it as an escape such as \\n"),
+        ("{\"items\": [{\"a\": tru}]}", "in.json:1:18: error: JSON error: 'tru' is not a JSON value (strings are in double quotes)"),
+        ("{\"items\": [{\"a\": 01}]}", "in.json:1:18: error: JSON error: '01' is not a JSON value (strings are in double quotes)"),
+        ("{\"items\": [{\"a\": \"x}]}", "in.json:1:18: error: JSON error: unterminated string (it opens here)"),
+        ("{\"items\": [{\"a\": \"\\q\"}]}", "in.json:1:19: error: JSON error: unknown escape \\'q'"),
+        ("{\"items\": [{\"a\": \"\\ud800\"}]}", "in.json:1:19: error: JSON error: a lone UTF-16 surrogate \\ud800"),
+        ("{\"items\": [{\"a\": 1}]} x", "in.json:1:23: error: JSON error: unexpected 'x' after the end of the document"),
+        ("{\"items\": [{\"a\": {\"b\": 1}}]}", "in.json:1:18: error: field 'a' is an object, not a value"),
+    ])
+    func badDocumentsAreLocated(text: String, expected: String) throws {
+        let error = readerError { _ = try Self.reader(text, fields: ["a": "a"]).all() }
+        #expect(error?.diagnosticLines.first == expected)
+    }
+
+    @Test func invalidUTF8IsLocated() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("bad.jsonl", Array("{\"a\": 1}\n{\"a\": \"x".utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
+        let error = readerError { _ = try JSONRecordReader(path: path, file: "bad.jsonl", records: nil, fields: nil).all() }
+        #expect(error?.diagnosticLines == ["bad.jsonl:2:9: error: invalid UTF-8 byte 0xC3",
+                                           "note: JSON text is UTF-8 (RFC 8259): convert the file, e.g. iconv -f windows-1252 -t utf-8"])
+    }
+
+    @Test(arguments: ["items/*", "/items", "/items//*", "/"])
+    func recordsPathMustEndInAStar(records: String) throws {
+        let error = readerError { _ = try Self.reader("{}", records: records, fields: ["a": "a"]) }
+        #expect(error?.message.hasPrefix("records path '\(records)' must start with / and end with /*") == true)
+    }
+
+    @Test(arguments: ["a[x]", "a[-1]", "", "a..b", "[", "a]"])
+    func badFieldPathsAreRefused(path: String) throws {
+        let error = readerError { _ = try Self.reader("{}", fields: ["f": path]) }
+        #expect(error?.message == "field 'f': unsupported path '\(path)'")
+    }
+}
