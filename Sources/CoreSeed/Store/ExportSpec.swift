@@ -18,6 +18,8 @@ struct ExportSpec {
     let plans: [EntityExport]
     /// The entities that have files: relationships to others are left out of the spec.
     let exported: Set<String>
+    /// The files' format: CSV (to-many keys joined with ";") or JSON (arrays).
+    var format: StoreExporter.Format = .csv
 
     func text(warnings: inout [String]) -> String {
         var lines = ["{"]
@@ -49,9 +51,17 @@ struct ExportSpec {
         lines.append("  \"sources\": {")
         for (index, plan) in plans.enumerated() {
             var source = JSONWriter()
-            source.object {
-                $0.field("csv", "\(plan.info.name).csv")
-                $0.field("nullIfUnquotedEmpty", true)
+            source.object { json in
+                switch format {
+                case .csv:
+                    json.field("csv", "\(plan.info.name).csv")
+                    json.field("nullIfUnquotedEmpty", true)
+                case .json:
+                    json.field("json", "\(plan.info.name).json")
+                    json.field("records", "/*")
+                    // Named, not taken from the first record: an entity with no rows still has its fields.
+                    json.field("fields") { json in json.object { json in for column in plan.columns { json.field(column.name, column.name) } } }
+                }
             }
             lines.append("    \(JSONWriter.quoted(plan.info.name)): \(source.text)" + (index < plans.count - 1 ? "," : ""))
         }
@@ -91,7 +101,7 @@ struct ExportSpec {
                             json.field(column.name) { json in
                                 json.object { json in
                                     json.field("key", column.name)
-                                    json.field("separator", StoreExporter.listSeparator)
+                                    if format == .csv { json.field("separator", StoreExporter.listSeparator) }
                                 }
                             }
                         default: continue

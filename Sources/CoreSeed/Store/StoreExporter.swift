@@ -50,12 +50,9 @@ public struct StoreExporter {
     ///
     /// - Parameters:
     ///   - entity: only this entity (and its sub-entities); all concrete entities by default.
-    ///   - specModelPath: when set (CSV only), also writes `seed.json` with this as its `"model"`.
+    ///   - specModelPath: when set, also writes `seed.json` (reading the CSV or JSON files) with this as its `"model"`.
     public func export(storeAt storePath: String, to directory: String, format: Format, entity: String? = nil,
                        specModelPath: String? = nil) throws -> Result {
-        if specModelPath != nil, format != .csv {
-            throw FileError(.badRequest, path: storePath, message: "a spec needs CSV files: the build reads CSV, XML and SQLite sources, not JSON")
-        }
         return try StoreSnapshot.read(path: storePath, timeout: timeout) { snapshot in
             try export(snapshot.database, storePath: storePath, to: directory, format: format, entity: entity,
                        specModelPath: specModelPath)
@@ -110,7 +107,7 @@ public struct StoreExporter {
         if let specModelPath {
             let outputName = URL(fileURLWithPath: storePath).lastPathComponent
             let text = ExportSpec(modelPath: specModelPath, modelVersion: versions.versions.count > 1 ? model.versionName : nil,
-                                  output: outputName, metadata: metadata, uuid: uuid, plans: plans, exported: exported)
+                                  output: outputName, metadata: metadata, uuid: uuid, plans: plans, exported: exported, format: format)
                 .text(warnings: &result.warnings)
             try ExportFile.write(Data(text.utf8), to: folder.stagingPath(ExportSpec.fileName), name: folder.finalPath(ExportSpec.fileName))
             result.specPath = folder.finalPath(ExportSpec.fileName)

@@ -12,7 +12,7 @@ enum ExportCommand: Command {
         .value("entity", "NAME", "export only this entity (and its sub-entities)"),
         .choice("format", ["csv", "json"], "csv (default): RFC 4180 with a header line; json: an array of objects"),
         .value("output", "DIR", "write the files here (created if missing; default: the current folder)"),
-        .flag("spec", "also write DIR/seed.json, a spec that rebuilds the rows (csv only)"),
+        .flag("spec", "also write DIR/seed.json, a spec that rebuilds the rows from these files"),
         .timeout,
     ]
     static let discussion = """
@@ -35,9 +35,6 @@ enum ExportCommand: Command {
         guard let modelPath = arguments.option("model"),
               let format = StoreExporter.Format(rawValue: arguments.option("format") ?? "csv") else {
             preconditionFailure("--model is required and --format a choice: Arguments checked both")
-        }
-        if arguments.flag("spec"), format != .csv {
-            throw Arguments.UsageError(message: "--spec needs --format csv: the build reads CSV, XML and SQLite sources, not JSON")
         }
         let store = arguments.positionals[0]
         let directory = arguments.option("output") ?? "."
