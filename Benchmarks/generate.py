@@ -9,15 +9,18 @@ Writes the same N logical rows (default 1,000,000, seed 2011) as
                  quoted names, non-ASCII names (é, ü, ñ, CJK)
   banks.xml      <banks><bank cert=".."><name/><city/><state/><closing/><updated/></bank></banks>,
                  dates like 26-Mar-10
+  banks.json     {"banks": [{"Bank Name": .., "City": .., "State": .., "CERT #": 123, "Closing Date":
+                 "26-Mar-10", "Updated Date": ..}, ...]}, one record per line (an API dump)
 into DIR (default .build/bench). CERT # is unique per row and equals the SQLite `zip` column
 (the FailedBanks specs map CERT # to zip); the SQLite key is `id`, the CSV/XML key is CERT #.
 Dates fall in 1985-2024, so two-digit years mean the same under CoreSeed's pivot (1950) and
 Python's %y (1969), and they straddle the 2007 change of the US DST rules.
-Usage: generate.py [--rows N] [--seed S] [--dir DIR] [--kinds csv,sqlite,xml]
+Usage: generate.py [--rows N] [--seed S] [--dir DIR] [--kinds csv,sqlite,xml,json]
 """
 import argparse
 import csv
 import datetime
+import json
 import os
 import random
 import sqlite3
@@ -87,6 +90,17 @@ def write_xml(path, count, seed):
     os.replace(path + ".tmp", path)
 
 
+def write_json(path, count, seed):
+    with open(path + ".tmp", "w", encoding="utf-8", newline="\n") as out:
+        out.write('{"source": "FDIC-style generated rows", "banks": [\n')
+        for index, (_, cert, name, city, state, close, updated) in enumerate(rows(count, seed)):
+            record = {"Bank Name": name, "City": city, "State": state, "CERT #": cert,
+                      "Closing Date": short(close), "Updated Date": short(updated)}
+            out.write(("," if index else "") + json.dumps(record, ensure_ascii=False) + "\n")
+        out.write("]}\n")
+    os.replace(path + ".tmp", path)
+
+
 def write_sqlite(path, count, seed):
     if os.path.exists(path + ".tmp"):
         os.remove(path + ".tmp")
@@ -108,11 +122,12 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=2011)
     parser.add_argument("--dir", default=".build/bench")
-    parser.add_argument("--kinds", default="csv,sqlite,xml")
+    parser.add_argument("--kinds", default="csv,sqlite,xml,json")
     parser.add_argument("--stem", default="banks", help="file name stem (default banks)")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
-    writers = {"csv": (write_csv, ".csv"), "sqlite": (write_sqlite, ".sqlite3"), "xml": (write_xml, ".xml")}
+    writers = {"csv": (write_csv, ".csv"), "sqlite": (write_sqlite, ".sqlite3"), "xml": (write_xml, ".xml"),
+               "json": (write_json, ".json")}
     for kind in args.kinds.split(","):
         write, extension = writers[kind]
         write(os.path.join(args.dir, args.stem + extension), args.rows, args.seed)

@@ -2,7 +2,7 @@
 # `make bench`: CoreSeed against the usual ways of seeding the FailedBanks store (issue 5).
 # Generates BENCH_ROWS (default 1000000) legacy bank rows in .build/bench/ if missing
 # (Benchmarks/generate.py), then runs, one after the other, `coreseed build` from the CSV, the
-# SQLite table and the XML (taking turns, round by round), and the peers in Benchmarks/peers/ (C
+# SQLite table, the XML and the JSON (taking turns, round by round), and the peers in Benchmarks/peers/ (C
 # baseline from CSV and SQLite, sqlite3 CLI, tutorial-style Python, sqlite-utils), BENCH_RUNS
 # (default 3) times each. A peer whose first run takes over BENCH_SLOW seconds (default 30) runs
 # once (the 10-minute budget). Every tool's output is checked against CoreSeed's CSV store
@@ -26,9 +26,9 @@ if [ ! -x /usr/bin/time ]; then
   sudo -n apt-get install -y time >/dev/null 2>&1 || apt-get install -y time >/dev/null
 fi
 
-if [ "$(cat "$dir/banks.rows" 2>/dev/null)" != "$rows 2011 csv,sqlite,xml" ]; then
+if [ "$(cat "$dir/banks.rows" 2>/dev/null)" != "$rows 2011 csv,sqlite,xml,json" ]; then
   echo "generating $rows rows in $dir" >&2
-  python3 Benchmarks/generate.py --rows "$rows" --dir "$dir"
+  python3 Benchmarks/generate.py --rows "$rows" --dir "$dir" --kinds csv,sqlite,xml,json
 fi
 cc -O2 -o "$dir/baseline" Benchmarks/peers/baseline.c -lsqlite3
 
@@ -83,7 +83,7 @@ measure() {
 }
 
 echo "== $rows rows, $runs runs each" >&2
-# CoreSeed's three inputs take turns (CSV, SQLite, XML, CSV, …), so that the machine's drift weighs
+# CoreSeed's inputs take turns (CSV, SQLite, XML, JSON, CSV, …), so that the machine's drift weighs
 # on their ratios as little as it can. "CoreSeed key pass" is the CSV build in the two-pass plan
 # (--max-errors 1 makes the build check every value and number rows by a key pass first, as any
 # cross-record relationship or upsert does).
@@ -91,6 +91,7 @@ for ((round = 1; round <= runs; round++)); do
   run_once "CoreSeed|CSV" "$reference" "$bin" build Benchmarks/specs/bench-csv.json --quiet
   run_once "CoreSeed|SQLite" "$out/coreseed-sqlite.sqlite" "$bin" build Benchmarks/specs/bench-sqlite.json --quiet
   run_once "CoreSeed|XML" "$out/coreseed-xml.sqlite" "$bin" build Benchmarks/specs/bench-xml.json --quiet
+  run_once "CoreSeed|JSON" "$out/coreseed-json.sqlite" "$bin" build Benchmarks/specs/bench-json.json --quiet
   run_once "CoreSeed key pass|CSV" "$out/coreseed-keypass.sqlite" "$bin" build Benchmarks/specs/bench-csv.json --quiet \
     --max-errors 1 --output "$out/coreseed-keypass.sqlite"
 done
@@ -98,6 +99,7 @@ record "CoreSeed|CSV" reference
 record "CoreSeed key pass|CSV" "$(check "$out/coreseed-keypass.sqlite")"
 record "CoreSeed|SQLite" "$(check "$out/coreseed-sqlite.sqlite")"
 record "CoreSeed|XML" "$(check "$out/coreseed-xml.sqlite")"
+record "CoreSeed|JSON" "$(check "$out/coreseed-json.sqlite")"
 sqlite3 "$reference" "SELECT 'INSERT INTO Z_METADATA VALUES (' || Z_VERSION || ', ' || quote(Z_UUID) || ', ' || quote(Z_PLIST) || ');' FROM Z_METADATA" > "$dir/metadata.sql"
 measure "C baseline" CSV "$out/baseline-csv.sqlite" "$dir/baseline" csv "$dir/banks.csv" "$out/baseline-csv.sqlite" "$dir/metadata.sql"
 measure "C baseline" SQLite "$out/baseline-sqlite.sqlite" "$dir/baseline" sqlite "$dir/banks.sqlite3" "$out/baseline-sqlite.sqlite" "$dir/metadata.sql"

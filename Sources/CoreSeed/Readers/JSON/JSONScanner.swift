@@ -126,14 +126,21 @@ final class JSONScanner {
             guard depth < Self.depthLimit else { throw error("values nested deeper than \(Self.depthLimit) levels") }
             advance()
             var members: [(key: String, node: JSONNode)] = []
-            var seen = Set<String>()
+            var seen = Set<String>()  // only for large objects: a small one is searched
             try skipSpace()
             if try peek() == UInt8(ascii: "}") { advance(); return JSONNode(value: .object([]), line: line, column: column) }
             while true {
                 try skipSpace()
                 let (keyLine, keyColumn) = (self.line, self.column)
                 let key = try parseKey()
-                guard seen.insert(key).inserted else {
+                let repeated: Bool
+                if members.count < 16 {
+                    repeated = members.contains { $0.key == key }
+                } else {
+                    if seen.isEmpty { seen = Set(members.map(\.key)) }
+                    repeated = !seen.insert(key).inserted
+                }
+                guard !repeated else {
                     throw ReaderError(.jsonDuplicateKey(key), at: location(line: keyLine, column: keyColumn))
                 }
                 members.append((key, try parseValue(depth: depth + 1)))
@@ -179,6 +186,25 @@ final class JSONScanner {
 
     /// `true`, `false`, `null` or a number (its text checked against JSON's grammar).
     private func parseScalar() throws(ReaderError) -> JSONValue {
+        // A number or word wholly in the buffer: read in place.
+        if index < count {
+            var end = index
+            let value: JSONValue? = buffer.withUnsafeBufferPointer { bytes in
+                while end < count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: ","), bytes[end] != UInt8(ascii: "}"),
+                      bytes[end] != UInt8(ascii: "]") { end += 1 }
+                guard end < count else { return nil }  // may go on in the next chunk
+                let word = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                if word.elementsEqual("true".utf8) { return .boolean(true) }
+                if word.elementsEqual("false".utf8) { return .boolean(false) }
+                if word.elementsEqual("null".utf8) { return .null }
+                guard JSONScanner.isNumber(Array(word)) else { return nil }
+                return .number(String(decoding: word, as: UTF8.self))
+            }
+            if let value {
+                index = end
+                return value
+            }
+        }
         var text: [UInt8] = []
         while let byte = try peek(), byte != UInt8(ascii: ","), byte != UInt8(ascii: "}"), byte != UInt8(ascii: "]"),
               byte > 0x20 {
@@ -228,6 +254,23 @@ final class JSONScanner {
         let (line, column) = (self.line, self.column)
         advance()
         while true {
+            // The common case first: a run of plain ASCII in the buffer, taken in one step (no line
+            // break can be inside a string, so the line does not change).
+            if index < count {
+                let start = index
+                var end = index
+                buffer.withUnsafeBufferPointer { bytes in
+                    while end < count {
+                        let byte = bytes[end]
+                        if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+                        end += 1
+                    }
+                }
+                if end > start {
+                    if keep { bytes.append(contentsOf: buffer[start..<end]) }
+                    index = end
+                }
+            }
             guard let byte = try peek() else { throw error("unterminated string (it opens here)", line: line, column: column) }
             if byte == UInt8(ascii: "\"") { advance(); break }
             if byte < 0x20 { throw error("a control character (\(ReaderError.Reason.describe(byte))) inside a string: write it as an escape such as \\n") }
