@@ -47,7 +47,7 @@ struct EntityExport {
                     if attribute.type == .composite { warnings.append("\(info.name).\(attribute.name): Composite attributes are not exported") }
                     continue
                 }
-                columns.append(Column(name: attribute.name, kind: .attribute(attribute), expression: "t.\(quoted(column.name))"))
+                columns.append(Column(name: attribute.name, kind: .attribute(attribute), expression: "t.\(SQLIdentifier.quoted(column.name))"))
             }
         }
         for owner in lineage {
@@ -77,7 +77,7 @@ struct EntityExport {
                     inSpec = (owner, relationship.name) <= (inverseOwner, inverse.name)
                 }
             }
-            return Column(name: relationship.name, kind: .toOne(relationship, inSpec: inSpec), expression: "t.\(quoted(column.name))")
+            return Column(name: relationship.name, kind: .toOne(relationship, inSpec: inSpec), expression: "t.\(SQLIdentifier.quoted(column.name))")
         }
         guard let inverse, let inverseOwner else {
             warnings.append("\(info.name).\(relationship.name): a to-many relationship without an inverse is not exported")
@@ -95,8 +95,8 @@ struct EntityExport {
                 }
             }
             guard let keyColumn else { return nil }
-            let order = (orderColumn.map { "d.\(quoted($0)), " } ?? "") + "d.\(CoreDataSchema.primaryKey)"
-            let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT d.\(CoreDataSchema.primaryKey) AS k FROM \(quoted(destination.name)) d WHERE d.\(quoted(keyColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+            let order = (orderColumn.map { "d.\(SQLIdentifier.quoted($0)), " } ?? "") + "d.\(CoreDataSchema.primaryKey)"
+            let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT d.\(CoreDataSchema.primaryKey) AS k FROM \(SQLIdentifier.quoted(destination.name)) d WHERE d.\(SQLIdentifier.quoted(keyColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
             return Column(name: relationship.name, kind: .list(relationship), expression: expression)
         }
         // Many-to-many: exported from one side only, so a rebuild does not add every pair twice.
@@ -113,14 +113,14 @@ struct EntityExport {
             warnings.append("\(info.name).\(relationship.name): both sides are ordered; only this side's order is kept")
         }
         let orderColumn = join.orderColumns.first { $0.orderedColumn == otherColumn }?.name
-        let order = (orderColumn.map { "j.\(quoted($0)), " } ?? "") + "j.\(quoted(otherColumn))"
-        let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT j.\(quoted(otherColumn)) AS k FROM \(quoted(join.name)) j WHERE j.\(quoted(selfColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+        let order = (orderColumn.map { "j.\(SQLIdentifier.quoted($0)), " } ?? "") + "j.\(SQLIdentifier.quoted(otherColumn))"
+        let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT j.\(SQLIdentifier.quoted(otherColumn)) AS k FROM \(SQLIdentifier.quoted(join.name)) j WHERE j.\(SQLIdentifier.quoted(selfColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
         return Column(name: relationship.name, kind: .list(relationship), expression: expression)
     }
 
     /// `SELECT … FROM table t WHERE Z_ENT = number ORDER BY Z_PK`.
     var selectSQL: String {
-        "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
+        "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
     }
 
     /// Streams the rows into `path` (in the export's staging folder; errors name `name`); returns the
@@ -166,6 +166,4 @@ struct EntityExport {
         try file.finish()
         return count
     }
-
-    private func quoted(_ identifier: String) -> String { StoreInspection.quoted(identifier) }
 }

@@ -119,16 +119,11 @@ public struct StoreInspection: Sendable {
         for ((number, name, superNumber, max), candidates) in zip(parsed, candidates) {
             var count: Int64?
             if let table = candidates.first(where: tables.contains) {
-                let sql = "SELECT count(*) FROM \(StoreInspection.quoted(table)) WHERE \(CoreDataSchema.entityColumn) = ?"
+                let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(table)) WHERE \(CoreDataSchema.entityColumn) = ?"
                 if case .integer(let n)? = try database.scalar(sql, [.integer(number)]) { count = n }
             }
             entities.append(EntityRow(number: number, name: name, superNumber: superNumber, max: max, rows: count))
         }
         self.entities = entities
-    }
-
-    /// An SQL identifier in double quotes (embedded quotes doubled).
-    static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -10,12 +10,6 @@ extension StoreVerifier {
         return columns.allSatisfy(names.contains)
     }
 
-    /// A name checked to be safe in SQL text (our layout's names: letters, digits, underscores), quoted.
-    static func quoted(_ name: String) -> String {
-        precondition(ModelValidator.isValidName(name), "layout names are validated identifiers")
-        return "\"\(name)\""
-    }
-
     func checkPrimaryKeys(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
                           into report: inout Report) throws {
         let table = CoreDataSchema.primaryKeyTable
@@ -53,7 +47,7 @@ extension StoreVerifier {
             }
             if entity.superNumber == 0, entity.isInConfiguration, layout.table(forEntity: entity.name) != nil,
                StoreVerifier.has(schema, table: entity.tableName, columns: [CoreDataSchema.primaryKey]) {
-                let table = StoreVerifier.quoted(entity.tableName)
+                let table = SQLIdentifier.quoted(entity.tableName)
                 if case .integer(let highest)? = try database.scalar("SELECT max(Z_PK) FROM \(table)"), highest > row.max {
                     report.differences.append("Z_PRIMARYKEY: Z_MAX of \(entity.name) is \(row.max) but \(entity.tableName) holds Z_PK \(highest)")
                 }
@@ -70,7 +64,7 @@ extension StoreVerifier {
             if standard == .freshStore { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
         }
         for table in layout.tables where StoreVerifier.has(schema, table: table.name, columns: [key, CoreDataSchema.entityColumn]) {
-            let name = StoreVerifier.quoted(table.name)
+            let name = SQLIdentifier.quoted(table.name)
             let allowed = layout.entities.filter { $0.tableName == table.name && !$0.isAbstract }.map { String($0.number) }
             let list = allowed.isEmpty ? "NULL" : allowed.joined(separator: ", ")
             if case .integer(let bad)? = try database.scalar("SELECT count(*) FROM \(name) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list))"), bad > 0 {
@@ -81,7 +75,7 @@ extension StoreVerifier {
                       let target = layout.table(forEntity: destination),
                       StoreVerifier.has(schema, table: table.name, columns: [column.name]),
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
-                let sql = "SELECT count(*) FROM \(name) WHERE \(StoreVerifier.quoted(column.name)) IS NOT NULL AND \(StoreVerifier.quoted(column.name)) NOT IN (SELECT Z_PK FROM \(StoreVerifier.quoted(target.name)))"
+                let sql = "SELECT count(*) FROM \(name) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL AND \(SQLIdentifier.quoted(column.name)) NOT IN (SELECT Z_PK FROM \(SQLIdentifier.quoted(target.name)))"
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
                     dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(entity).\(relationship) → \(destination))")
                 }
@@ -92,7 +86,7 @@ extension StoreVerifier {
                 guard let target = layout.table(forEntity: entity),
                       StoreVerifier.has(schema, table: join.name, columns: [column]),
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
-                let sql = "SELECT count(*) FROM \(StoreVerifier.quoted(join.name)) WHERE \(StoreVerifier.quoted(column)) NOT IN (SELECT Z_PK FROM \(StoreVerifier.quoted(target.name)))"
+                let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(join.name)) WHERE \(SQLIdentifier.quoted(column)) NOT IN (SELECT Z_PK FROM \(SQLIdentifier.quoted(target.name)))"
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
                     dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity))")
                 }
@@ -117,7 +111,7 @@ extension StoreVerifier {
                 guard case .attribute(let entity, let name, .binary) = column.role,
                       model.entities.first(where: { $0.name == entity })?.attribute(named: name)?.allowsExternalBinaryDataStorage == true,
                       StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
-                let sql = "SELECT Z_PK, \(StoreVerifier.quoted(column.name)) FROM \(StoreVerifier.quoted(table.name)) WHERE \(StoreVerifier.quoted(column.name)) IS NOT NULL ORDER BY Z_PK"
+                let sql = "SELECT Z_PK, \(SQLIdentifier.quoted(column.name)) FROM \(SQLIdentifier.quoted(table.name)) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL ORDER BY Z_PK"
                 var malformed: [Int64] = [], missing: [Int64] = []
                 for row in try database.rows(sql) {
                     guard case .integer(let key) = row[0] else { continue }
