@@ -153,3 +153,35 @@ import CoreSeed
         #expect(verify.status == 0, "\(verify.stderr)")
     }
 }
+
+/// Issue 13: `{"field": "Photo File", "file": true}` stores the bytes of the file the field names
+/// (relative to the source file's folder), not the path's text; a missing file fails at its cell.
+@Suite struct BinaryFromFilesTests {
+    @Test func aBinaryAttributeTakesTheNamedFilesBytes() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Photos", """
+            <entity name="Photo"><attribute name="name" attributeType="String"/>
+              <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+              <attribute name="thumb" optional="YES" attributeType="Binary"/></entity>
+            """)
+        try scratch.write("data/img/a.png", "PNG-one")
+        try scratch.write("data/img/a-t.png", "thumb")
+        try scratch.write("data/photos.csv", "name,Photo File,Thumb File\nA,img/a.png,img/a-t.png\nB,,\n")
+        try scratch.write("spec.json", """
+            { "model": "Photos.xcdatamodeld", "output": "Photos.sqlite", "sources": { "p": { "csv": "data/photos.csv" } },
+              "entities": { "Photo": { "from": "p", "key": "name", "attributes": {
+                "image": { "field": "Photo File", "file": true }, "thumb": { "field": "Thumb File", "file": true } } } } }
+            """)
+        let result = try scratch.run(["build", "spec.json", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The external-storage attribute gets Core Data's inline marker 0x01 before the bytes.
+        #expect(try scratch.query("Photos.sqlite", "SELECT ZNAME, ZIMAGE, ZTHUMB FROM ZPHOTO ORDER BY Z_PK")
+                == [["A", "x'01" + "PNG-one".utf8.map { String(format: "%02x", $0) }.joined() + "'", "x'" + "thumb".utf8.map { String(format: "%02x", $0) }.joined() + "'"],
+                    ["B", "NULL", "NULL"]])
+        #expect(try scratch.run(["verify", "Photos.sqlite", "--model", "Photos.xcdatamodeld"]).status == 0)
+        try scratch.write("data/photos.csv", "name,Photo File,Thumb File\nA,img/none.png,\n")
+        let missing = try scratch.run(["build", "spec.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "data/photos.csv:2:3: error: 'Photo File' value \"img/none.png\" names a file that does not exist (data/img/none.png) (Photo.image)\n")
+    }
+}

@@ -66,6 +66,7 @@ public enum BuildExplanation {
             conversion += ", " + fill.coercer.dateParser.expected + " in " + fill.coercer.dateParser.timeZone
         }
         if fill.coercer.options.base64 { conversion += ", base64" }
+        if fill.fileFolder != nil { conversion += ", the bytes of the file it names" }
         if let defaultValue = fill.defaultValue { conversion += ", default \(CoercionFailure.render(defaultValue))" }
         if !attribute.isOptional { conversion += ", required" }
         line += ": " + conversion

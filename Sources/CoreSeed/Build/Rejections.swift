@@ -1,3 +1,5 @@
+import Foundation
+
 /// The values a build has rejected so far, and how many it tolerates (`--max-errors`): one more
 /// fails the build with every problem found.
 struct Rejections: Sendable {
@@ -38,7 +40,10 @@ extension AttributeFill {
     /// NULL for a non-optional attribute is a failure.
     @inline(__always)
     func value(_ record: Record) throws(CoercionFailure) -> SQLiteValue {
-        let input = constant ?? (fieldIndex.map { record.values[$0] } ?? .null)
+        var input = constant ?? (fieldIndex.map { record.values[$0] } ?? .null)
+        if let fileFolder, case .text(let name) = input, !AttributeFill.isBlank(input) {
+            input = .blob(try AttributeFill.fileBytes(name, in: fileFolder))
+        }
         var result = try coercer.coerce(input)
         if let defaultValue, result == .null || AttributeFill.isBlank(input) {
             result = try coercer.coerce(defaultValue)
@@ -47,6 +52,16 @@ extension AttributeFill {
             throw CoercionFailure.required(input, type: type)
         }
         return result
+    }
+
+    /// The bytes of the file `name` (relative to `folder` unless absolute): `"file": true`.
+    static func fileBytes(_ name: String, in folder: String) throws(CoercionFailure) -> [UInt8] {
+        let path = SeedSpec.join(folder, name)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw CoercionFailure(.fileMissing(path: path, reason: reason), expected: "file", seen: .text(name))
+        }
+        return [UInt8](data)
     }
 
     /// Empty or all-space text: "no value" for the purpose of defaults, even for String attributes.

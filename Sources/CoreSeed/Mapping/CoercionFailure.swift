@@ -35,6 +35,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case repeatedPrimaryKey(firstSeen: String)
         /// `is empty, and every <expected> record needs a key`.
         case noKey
+        /// `"file": true` and the named file is not there (or cannot be read).
+        case fileMissing(path: String, reason: String)
         /// Text with a NUL character (U+0000), which CoreSeed does not store.
         case holdsNUL
     }
@@ -119,6 +121,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) is already the Z_PK of the \(expected) record at \(firstSeen): \"primaryKey\" values must be unique within an inheritance hierarchy"
         case .noKey:
             return "\(field.map { "'\($0)'" } ?? "the key") is empty, and every \(expected) record needs a key"
+        case .fileMissing(let path, let reason):
+            return "\(subject) names a file that \(reason) (\(path))"
         case .holdsNUL:
             return "\(subject) holds a NUL character (U+0000), which CoreSeed does not store in text (C strings end at the first one): remove it from the source, or map the field to a Binary attribute"
         case .leftOut(let reason):

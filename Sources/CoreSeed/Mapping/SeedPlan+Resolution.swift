@@ -297,10 +297,21 @@ private struct PlanResolver {
                 throw fail("\(attributeContext): \(error.message)")
             }
             let defaultText = attributeSpec?.noDefault == true ? nil : (attributeSpec?.defaultValue ?? attribute.defaultValueString)
-            return .attribute(AttributeFill(
+            var fileFolder: String?
+            if attributeSpec?.file == true {
+                guard attribute.type == .binary else {
+                    throw fail("\(attributeContext).file: a file's bytes go into a Binary attribute; '\(attributeName)' is \(CoercionFailure.article(attribute.type.rawValue)) \(attribute.type.rawValue)")
+                }
+                guard attributeSpec?.base64 != true else { throw fail("\(attributeContext): 'file' and 'base64' exclude each other") }
+                let sourcePath = spec.resolve(spec.sources[source]?.path ?? "")
+                let folder = sourcePath.contains("/") ? String(sourcePath[..<sourcePath.lastIndex(of: "/")!]) : ""
+                fileFolder = folder.isEmpty && sourcePath.hasPrefix("/") ? "/" : folder
+            }
+            let fill = AttributeFill(
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
                 constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) },
-                origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field")))
+                origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field"), fileFolder: fileFolder)
+            return .attribute(fill)
         }
     }
 

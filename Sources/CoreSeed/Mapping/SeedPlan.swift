@@ -33,10 +33,14 @@ final class AttributeFill: Sendable {
     /// How the field was chosen, for `build --explain`: "the spec", "same name", "name match",
     /// "userInfo mappedKeyName", "a constant", "no field".
     let origin: String
+    /// `"file": true`: the folder the field's file paths are relative to (the source file's); the
+    /// value is the named file's bytes.
+    let fileFolder: String?
 
     init(attribute: Attribute, coercer: ValueCoercer, fieldIndex: Int?, fieldName: String, constant: FieldValue?,
-         defaultValue: FieldValue?, origin: String = "the spec") {
+         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil) {
         self.origin = origin
+        self.fileFolder = fileFolder
         self.attribute = attribute
         self.isOptional = attribute.isOptional
         self.type = attribute.type

@@ -130,9 +130,11 @@ public struct AttributeSpec: Sendable, Decodable {
     public var base64: Bool?
     /// Integers accept integral reals ("12.0").
     public var integralReals: Bool?
+    /// Binary: the field names a file (relative to the source file's folder) whose bytes are the value.
+    public var file: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case field, value, date, timeZone, pivot, defaultValue = "default", emptyIsNull, base64, integralReals
+        case field, value, date, timeZone, pivot, defaultValue = "default", emptyIsNull, base64, integralReals, file
     }
 
     public init(field: String) {
@@ -165,6 +167,7 @@ public struct AttributeSpec: Sendable, Decodable {
         emptyIsNull = try container.decodeIfPresent(Bool.self, forKey: .emptyIsNull)
         base64 = try container.decodeIfPresent(Bool.self, forKey: .base64)
         integralReals = try container.decodeIfPresent(Bool.self, forKey: .integralReals)
+        file = try container.decodeIfPresent(Bool.self, forKey: .file)
     }
 }
 
