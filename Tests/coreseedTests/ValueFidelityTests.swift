@@ -185,3 +185,36 @@ import CoreSeed
         #expect(missing.stderr == "data/photos.csv:2:3: error: 'Photo File' value \"img/none.png\" names a file that does not exist (data/img/none.png) (Photo.image)\n")
     }
 }
+
+/// Issue 13: `verify` checks values, not only layout — each in the form Core Data reads, naming the
+/// column and the rows.
+@Suite struct VerifyValueTests {
+    @Test func valuesCoreDataWouldMisreadAreNamedByColumnAndRow() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Kinds", """
+            <entity name="Thing"><attribute name="name" attributeType="String"/><attribute name="code" optional="YES" attributeType="UUID"/>
+              <attribute name="when" optional="YES" attributeType="Date"/><attribute name="count" optional="YES" attributeType="Integer 32"/>
+              <attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/></entity>
+            """)
+        try scratch.write("things.csv", "name,code,when,count\na,6B29FC40-CA47-1067-B31D-00DD010662DA,2001-02-03T00:00:00Z,1\nb,,,2\nc,,,3\n")
+        try scratch.write("spec.json", """
+            { "model": "Kinds.xcdatamodeld", "output": "Kinds.sqlite", "sources": { "t": { "csv": "things.csv" } },
+              "entities": { "Thing": { "from": "t", "key": "name" } } }
+            """)
+        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
+        #expect(try scratch.run(["verify", "Kinds.sqlite", "--model", "Kinds.xcdatamodeld"]).status == 0)
+        let database = try SQLiteDatabase(path: scratch.path("Kinds.sqlite"), mode: .readWrite)
+        try database.execute("""
+            UPDATE ZTHING SET ZCODE = '6B29FC40-CA47-1067-B31D-00DD010662DA' WHERE Z_PK = 1;
+            UPDATE ZTHING SET ZWHEN = '2001-02-03', ZCOUNT = 'three', ZTAGS = X'62706C6973743030' WHERE Z_PK = 3
+            """)
+        let result = try scratch.run(["verify", "Kinds.sqlite", "--model", "Kinds.xcdatamodeld"])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").sorted() == [
+            "Kinds.sqlite: error: ZTHING.ZCODE: 1 value(s) that are not 16-byte BLOBs (Z_PK 1): Thing.code is a UUID",
+            "Kinds.sqlite: error: ZTHING.ZCOUNT: 1 value(s) that are not integers (Z_PK 3): Thing.count is an Integer 32",
+            "Kinds.sqlite: error: ZTHING.ZTAGS: 1 value(s) that are not NSKeyedArchiver archives (Z_PK 3): Thing.tags is a Transformable read with NSSecureUnarchiveFromData",
+            "Kinds.sqlite: error: ZTHING.ZWHEN: 1 value(s) that are not numbers (seconds since 2001-01-01) (Z_PK 3): Thing.when is a Date",
+        ], "\(result.stderr)")
+    }
+}

@@ -96,7 +96,7 @@ extension SeedBuild {
             let standard: StoreVerifier.Standard = if case .newStore = destination { .freshStore } else { .runTime }
             let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.mapping.spec.configuration,
                                          standard: standard)
-            let verified = Result { try verifier.verify(database, into: &check, integrity: false) }
+            let verified = Result { try verifier.verify(database, into: &check, integrity: false, values: false) }
             let integrity = try result.wait().get()
             try verified.get()
             return check.differences + integrity

@@ -71,9 +71,11 @@ public struct StoreVerifier {
     /// Verifies an open store (used by the writer on its own temporary file).
     /// `integrity: false` leaves out `PRAGMA integrity_check` (for a caller that runs it alongside).
     /// `storePath`: where the store is (its external binary values live beside it); nil for a store
-    /// being written, whose values are all inline.
+    /// being written, whose values are all inline. `values: false` leaves out the check of each value's
+    /// form (for the writer: its values came from CoreSeed's own conversions, and the check would
+    /// scan every column of the new store).
     public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true,
-                       storePath: String? = nil) throws {
+                       storePath: String? = nil, values: Bool = true) throws {
         let schema = try StoredSchema.read(database)
         guard StoreVerifier.has(schema, table: CoreDataSchema.metadataTable, columns: ["Z_UUID", "Z_PLIST"]) else {
             let tables = schema.tables.map(\.name).filter { !$0.hasPrefix("sqlite_") }
@@ -119,6 +121,7 @@ public struct StoreVerifier {
         try checkPrimaryKeys(database, schema, layout, model: model, into: &report)
         try checkRows(database, schema, layout, into: &report)
         try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, into: &report)
+        if values { try checkValues(database, schema, layout, model: model, into: &report) }
         if integrity { report.differences += try StoreVerifier.integrityProblems(database) }
     }
 

@@ -18,7 +18,10 @@ enum VerifyCommand: Command {
         What Core Data addresses at run time must agree: entity numbers and names, tables, column
         names and types, join tables, hashes. History of a store migrated in place (quoted renamed
         tables, ADD COLUMN text, stale indexes, renaming identifiers) is a note; what Core Data
-        tolerates (dangling keys, NSStoreModelVersionIdentifiers) a warning.
+        tolerates (dangling keys, NSStoreModelVersionIdentifiers) a warning. Values are checked in the
+        form Core Data reads: UUIDs 16-byte BLOBs, dates and numbers numeric, integers INTEGER,
+        Transformables (Foundation's transformers) NSKeyedArchiver archives, external-storage
+        binaries marked and their files present; each difference names the column and rows (Z_PK).
         Exit 0 when the store matches, 1 with one line per difference (--strict: warnings too).
         The store is read through SQLite, read-only, in one read transaction (a live store is seen as
         one committed state; a locked one is waited for, then refused); it is never modified.

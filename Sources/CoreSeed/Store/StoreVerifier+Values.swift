@@ -1,0 +1,74 @@
+import Foundation
+
+/// Values in the form Core Data reads (issue 13): a UUID is a 16-byte BLOB, a date a number (seconds
+/// since 2001), an integer or boolean an INTEGER, a floating-point attribute a number, and a
+/// Transformable stored by Core Data's own transformers (`NSSecureUnarchiveFromData`, the default)
+/// an `NSKeyedArchiver` binary property list. Anything else makes Core Data raise or read nil.
+extension StoreVerifier {
+    /// The SQL condition that finds values of `type` in a form Core Data does not read; nil when any
+    /// form is fine or the check is made on the bytes (`transformable`).
+    static func badForm(_ column: String, _ type: AttributeType) -> String? {
+        let value = SQLIdentifier.quoted(column)
+        switch type {
+        case .uuid: return "typeof(\(value)) != 'blob' OR length(\(value)) != 16"
+        case .date, .double, .float, .decimal: return "typeof(\(value)) NOT IN ('integer', 'real')"
+        case .integer16, .integer32, .integer64, .boolean: return "typeof(\(value)) != 'integer'"
+        default: return nil
+        }
+    }
+
+    func checkValues(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
+                     into report: inout Report) throws {
+        let rows = { (keys: [Int64], total: Int) in keys.map(String.init).joined(separator: ", ") + (total > keys.count ? ", …" : "") }
+        for table in layout.tables {
+            for column in table.columns {
+                guard case .attribute(let entity, let name, let type) = column.role,
+                      let attribute = model.entity(named: entity)?.attribute(named: name),
+                      StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
+                let where_ = "FROM \(SQLIdentifier.quoted(table.name)) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL"
+                if let condition = StoreVerifier.badForm(column.name, type) {
+                    guard case .integer(let count)? = try database.scalar("SELECT count(*) \(where_) AND (\(condition))"), count > 0 else { continue }
+                    let keys = try database.rows("SELECT Z_PK \(where_) AND (\(condition)) ORDER BY Z_PK LIMIT 5").compactMap { row -> Int64? in
+                        if case .integer(let key) = row[0] { key } else { nil }
+                    }
+                    report.differences.append("\(table.name).\(column.name): \(count) value(s) that are not \(StoreVerifier.form(of: type)) (Z_PK \(rows(keys, Int(count)))): \(entity).\(name) is \(CoercionFailure.article(type.rawValue)) \(type.rawValue)")
+                } else if type == .transformable, StoreVerifier.usesKeyedArchives(attribute) {
+                    var bad: [Int64] = [], total = 0
+                    for row in try database.rows("SELECT Z_PK, \(SQLIdentifier.quoted(column.name)) \(where_) ORDER BY Z_PK") {
+                        guard case .integer(let key) = row[0] else { continue }
+                        if case .blob(let bytes) = row[1], StoreVerifier.isKeyedArchive(bytes) { continue }
+                        total += 1
+                        if bad.count < 5 { bad.append(key) }
+                    }
+                    if total > 0 {
+                        report.differences.append("\(table.name).\(column.name): \(total) value(s) that are not NSKeyedArchiver archives (Z_PK \(rows(bad, total))): \(entity).\(name) is a Transformable read with \(attribute.valueTransformerName ?? "NSSecureUnarchiveFromData")")
+                    }
+                }
+            }
+        }
+    }
+
+    /// How a type's values are stored, as a message says it.
+    static func form(of type: AttributeType) -> String {
+        switch type {
+        case .uuid: "16-byte BLOBs"
+        case .date: "numbers (seconds since 2001-01-01)"
+        case .double, .float, .decimal: "numbers"
+        default: "integers"
+        }
+    }
+
+    /// Whether Core Data reads the attribute's values as keyed archives: no transformer named (the
+    /// default), or one of Foundation's unarchiving transformers. A custom transformer's bytes are its own.
+    static func usesKeyedArchives(_ attribute: Attribute) -> Bool {
+        guard let name = attribute.valueTransformerName else { return true }
+        return ["NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData"].contains(name)
+    }
+
+    /// A binary property list whose top object says `$archiver: NSKeyedArchiver`.
+    static func isKeyedArchive(_ bytes: [UInt8]) -> Bool {
+        guard bytes.starts(with: Array("bplist00".utf8)),
+              let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else { return false }
+        return plist["$archiver"] as? String == "NSKeyedArchiver"
+    }
+}
