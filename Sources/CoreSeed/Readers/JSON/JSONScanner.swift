@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value with where it starts (for messages): what a record is parsed into.
-indirect enum JSONValue: Sendable {
+enum JSONValue: Sendable {
     case null
     case boolean(Bool)
     /// The number's text as written (`12`, `-0.5e3`): converted by the field, never rounded here.
