@@ -94,3 +94,47 @@ import Testing
         #expect(error?.message == "field 'f': unsupported path '\(path)'")
     }
 }
+
+/// The in-place path shows the same records as `next()` and fails with the same errors.
+@Suite struct JSONInPlaceTests {
+    static func both(_ text: String, fields: [String: String]) throws -> (records: [Record], raw: [Record], error: String?, rawError: String?) {
+        let scratch = try Scratch()
+        let path = try scratch.file("in.json", text)
+        let specs = fields.sorted { $0.key < $1.key }.map { SourceField(name: $0.key, path: $0.value) }
+        let reader = try JSONRecordReader(path: path, file: "in.json", records: "/items/*", fields: specs)
+        let inPlace = try JSONRecordReader(path: path, file: "in.json", records: "/items/*", fields: specs)
+        #expect(inPlace.readsRaw)
+        var records: [Record] = [], raw: [Record] = []
+        var failure: String?, rawFailure: String?
+        do { while let record = try reader.next() { records.append(record) } } catch { failure = error.description }
+        do {
+            while try inPlace.nextRaw() {
+                let record = try inPlace.currentRecord()
+                for (index, value) in record.values.enumerated() {
+                    switch (inPlace.fieldView(index), value) {
+                    case (.text(let bytes), .text(let text)): #expect(bytes.elementsEqual(text.utf8))
+                    case (.integer(let a), .integer(let b)): #expect(a == b)
+                    case (.null, .null), (.other, .list): break
+                    default: Issue.record("field \(index) shows otherwise than \(value)")
+                    }
+                }
+                raw.append(record)
+            }
+        } catch { rawFailure = error.description }
+        return (records, raw, failure, rawFailure)
+    }
+
+    @Test(arguments: [
+        "{\"items\": [{\"id\": 7, \"name\": \"Ann \\\"A\\\"\", \"ok\": false, \"x\": {\"y\": [1, 2]}, \"geo\": {\"lat\": 1.5}, \"tags\": [\"a\"]}, {\"id\": 8}, 3, {}]}",
+        "{\"items\": [{\"id\": 1, \"skip\": {\"a\": 1, \"a\": 2}}]}",
+        "{\"items\": [{\"id\": 1, \"id\": 2}]}",
+        "{\"items\": [{\"geo\": {\"lat\": {\"deep\": 1}}}]}",
+        "{\"items\": [{\"tags\": [{\"a\": 1}]}]}",
+        "{\"items\": [{\"name\": \"\\ud800\"}]}",
+    ])
+    func inPlaceAgreesWithNext(text: String) throws {
+        let result = try Self.both(text, fields: ["id": "id", "name": "name", "ok": "ok", "lat": "geo.lat", "tags": "tags"])
+        #expect(result.raw == result.records)
+        #expect(result.rawError == result.error)
+    }
+}

@@ -76,7 +76,7 @@ struct JSONFieldPath: Sendable {
         }
     }
 
-    private static func evaluate(_ node: JSONNode, _ steps: ArraySlice<Step>, name: String,
+    static func evaluate(_ node: JSONNode, _ steps: ArraySlice<Step>, name: String,
                                  file: String) throws(ReaderError) -> (FieldValue, (line: Int, column: Int)?) {
         guard let step = steps.first else { return (try scalar(node, name: name, file: file), (node.line, node.column)) }
         switch (step, node.value) {
@@ -99,7 +99,7 @@ struct JSONFieldPath: Sendable {
     }
 
     /// A leaf: text, an integer, a list of scalars; an object is an error (name a key inside it).
-    private static func scalar(_ node: JSONNode, name: String, file: String, inArray: Bool = false) throws(ReaderError) -> FieldValue {
+    static func scalar(_ node: JSONNode, name: String, file: String, inArray: Bool = false) throws(ReaderError) -> FieldValue {
         switch node.value {
         case .null: return .null
         case .boolean(let flag): return .text(flag ? "true" : "false")

@@ -10,15 +10,20 @@
 /// keys are the fields (nested objects as `a.b`). Numbers keep their text unless they are integers.
 final class JSONRecordReader: RecordReader {
     private(set) var fieldNames: [String] = []
-    private let scanner: JSONScanner
+    let scanner: JSONScanner
     /// The records path, nil for JSON Lines.
-    private let segments: [String]?
-    private var fields: [JSONFieldPath] = []
+    let segments: [String]?
+    private(set) var fields: [JSONFieldPath] = []
     /// Per `*` of the path: the enclosing record's members seen so far, key and position.
-    private var levels: [(members: [String: JSONNode], key: String?, position: Int)]
+    private(set) var levels: [(members: [String: JSONNode], key: String?, position: Int)]
+    /// The in-place path's current record, and its plan (``JSONRecordReader+InPlace``); nil when a
+    /// field needs the whole record.
+    let raw = JSONRawRecord()
+    private(set) var direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]]?
     private var frames: [Frame] = []
     private var started = false
-    private var pending: Record?
+    /// The first record, read to learn the fields when the spec names none.
+    var pending: Record?
 
     private enum Frame {
         /// Inside an object, looking for member `segment`; `level`: the `*` whose element it is (its
@@ -49,12 +54,14 @@ final class JSONRecordReader: RecordReader {
                 return path
             }
             fieldNames = fields.map(\.name)
+            direct = JSONRecordReader.directPlan(self.fields)
         } else if let first = try nextNode() {
             // The first record's keys: it is read now and kept for `next()`.
             var names: [String] = []
             JSONRecordReader.flatten(first.node, prefix: "", into: &names)
             self.fields = names.map { name in JSONFieldPath(steps: name.split(separator: ".").map { .key(String($0)) }) }
             fieldNames = names
+            direct = JSONRecordReader.directPlan(self.fields)
             pending = try record(first.node, key: first.key, level: first.level)
         }
     }
@@ -84,7 +91,20 @@ final class JSONRecordReader: RecordReader {
 
     /// The next record's value, with its key (records that are an object's values) and `*` level.
     private func nextNode() throws(ReaderError) -> (node: JSONNode, key: String?, level: Int)? {
-        guard let segments else { return try nextLine() }
+        guard let level = try moveToNextRecord() else { return nil }
+        let node = try scanner.parseValue()
+        if segments == nil { try endLine() }
+        return (node, levels[level].key, level)
+    }
+
+    /// Moves the cursor to the next record's value; its `*` level, or nil at the end.
+    func moveToNextRecord() throws(ReaderError) -> Int? {
+        guard let segments else {
+            try scanner.skipSpace()
+            guard try scanner.peek() != nil else { return nil }
+            levels[0].position += 1
+            return 0
+        }
         if !started {
             started = true
             try descend(0, captureLevel: nil)
@@ -98,7 +118,7 @@ final class JSONRecordReader: RecordReader {
                 levels[level].position += 1
                 if segment == segments.count - 1 {
                     levels[level].key = key
-                    return (try scanner.parseValue(), key, level)
+                    return level
                 }
                 levels[level].members = [:]
                 levels[level].key = key
@@ -157,21 +177,16 @@ final class JSONRecordReader: RecordReader {
         }
     }
 
-    /// JSON Lines: the value on the next non-blank line.
-    private func nextLine() throws(ReaderError) -> (node: JSONNode, key: String?, level: Int)? {
-        try scanner.skipSpace()
-        guard try scanner.peek() != nil else { return nil }
-        let node = try scanner.parseValue()
+    /// JSON Lines: after a record, only spaces up to the line break.
+    func endLine() throws(ReaderError) {
         try scanner.skipSpace(newlines: false)
         if let byte = try scanner.peek(), byte != 0x0A {
             throw scanner.error("expected a line break after the record, found \(try scanner.describeCursor()) (JSON Lines: one value per line)")
         }
-        levels[0].position += 1
-        return (node, nil, 0)
     }
 
     /// The record of `node`: each field's value, located where it is in the file.
-    private func record(_ node: JSONNode, key: String?, level: Int) throws(ReaderError) -> Record {
+    func record(_ node: JSONNode, key: String?, level: Int) throws(ReaderError) -> Record {
         var values: [FieldValue] = []
         var lines: [Int] = [], columns: [Int] = []
         values.reserveCapacity(fields.count)

@@ -185,7 +185,7 @@ final class JSONScanner {
     }
 
     /// `true`, `false`, `null` or a number (its text checked against JSON's grammar).
-    private func parseScalar() throws(ReaderError) -> JSONValue {
+    func parseScalar() throws(ReaderError) -> JSONValue {
         // A number or word wholly in the buffer: read in place.
         if index < count {
             var end = index
@@ -250,7 +250,7 @@ final class JSONScanner {
     }
 
     /// Checks the string at the cursor, its bytes (escapes decoded) appended to `bytes` when `keep`.
-    private func scanString(into bytes: inout [UInt8], keep: Bool) throws(ReaderError) {
+    func scanString(into bytes: inout [UInt8], keep: Bool) throws(ReaderError) {
         let (line, column) = (self.line, self.column)
         advance()
         while true {

@@ -1,0 +1,215 @@
+/// The in-place path of the JSON reader (``FieldViewReader``), for the build's fast path: when every
+/// field is a key path into the record (`name`, `address.city`), a record is read member by member
+/// straight into slots — text bytes in one buffer, integers as integers — with no tree and no `String`;
+/// a `Record` is made only when asked. It reads and refuses exactly what `next()` does.
+extension JSONRecordReader: FieldViewReader {
+    var readsRaw: Bool { direct != nil }
+
+    func nextRaw() throws(ReaderError) -> Bool {
+        if let pending {
+            self.pending = nil
+            raw.load(pending)
+            return true
+        }
+        guard let direct, let level = try moveToNextRecord() else { return false }
+        try raw.read(from: scanner, direct: direct, names: fieldNames)
+        if segments == nil { try endLine() }
+        raw.key = levels[level].key
+        return true
+    }
+
+    func fieldView(_ index: Int) -> FieldView {
+        raw.view(index)
+    }
+
+    func currentRecord() throws(ReaderError) -> Record {
+        raw.record(file: scanner.file)
+    }
+
+    /// For each first key of the fields' paths, the fields that start with it and the rest of their
+    /// path; nil when a field is not a key path into the record (`#`, `../x`, `tags[0]`, `lines[].sku`).
+    static func directPlan(_ fields: [JSONFieldPath]) -> [String: [(field: Int, rest: [JSONFieldPath.Step])]]? {
+        var plan: [String: [(field: Int, rest: [JSONFieldPath.Step])]] = [:]
+        for (index, field) in fields.enumerated() {
+            guard field.up == 0, case .steps(let steps) = field.target, case .key(let first)? = steps.first,
+                  steps.allSatisfy({ if case .key = $0 { true } else { false } }) else { return nil }
+            plan[first, default: []].append((index, Array(steps.dropFirst())))
+        }
+        return plan
+    }
+}
+
+/// The in-place path's current record: a slot per field, the text bytes in one buffer (kept until the
+/// next record), where each value was. Not `Sendable`: owned by one reader.
+final class JSONRawRecord {
+    enum Slot {
+        case null
+        case integer(Int64)
+        case text(start: Int, count: Int)
+        /// A list (an array of values): shown as `.other`, in the `Record` as it is.
+        case list(FieldValue)
+    }
+
+    private var slots: [Slot] = []
+    private var lines: [Int] = []
+    private var columns: [Int] = []
+    private var text = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    private var textCount = 0
+    private var textCapacity = 4096
+    private var scratch: [UInt8] = []
+    private var line = 0, column = 0
+    /// A field's error found before the record's end: thrown once the whole record was read (a syntax
+    /// error later in it comes first, as with `next()`), the first field's in field order.
+    private var deferred: (field: Int, error: ReaderError)?
+    var key: String?
+
+    deinit { text.deallocate() }
+
+    private func append(_ bytes: [UInt8]) -> Slot {
+        if textCount + bytes.count > textCapacity {
+            let capacity = max(textCapacity * 2, textCount + bytes.count)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: text, count: textCount)
+            text.deallocate()
+            text = grown
+            textCapacity = capacity
+        }
+        bytes.withUnsafeBufferPointer { (text + textCount).update(from: $0.baseAddress!, count: $0.count) }
+        defer { textCount += bytes.count }
+        return .text(start: textCount, count: bytes.count)
+    }
+
+    private func store(_ value: FieldValue, field: Int) {
+        switch value {
+        case .null: slots[field] = .null
+        case .integer(let number): slots[field] = .integer(number)
+        case .text(let string): slots[field] = string.isEmpty ? .text(start: textCount, count: 0) : append(Array(string.utf8))
+        case .real, .blob, .list: slots[field] = .list(value)
+        }
+    }
+
+    /// Takes a record read already (the first one, when it named the fields).
+    func load(_ record: Record) {
+        slots = Array(repeating: .null, count: record.values.count)
+        textCount = 0
+        for (field, value) in record.values.enumerated() { store(value, field: field) }
+        lines = record.fieldLines ?? Array(repeating: 0, count: record.values.count)
+        columns = record.fieldColumns ?? Array(repeating: 0, count: record.values.count)
+        (line, column) = (record.location.line ?? 0, record.location.column ?? 0)
+    }
+
+    /// Reads the record at the scanner's cursor into the slots.
+    func read(from scanner: JSONScanner, direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]],
+              names: [String]) throws(ReaderError) {
+        slots = Array(repeating: .null, count: names.count)
+        lines = Array(repeating: 0, count: names.count)
+        columns = lines
+        textCount = 0
+        deferred = nil
+        defer { deferred = nil }
+        try scanner.skipSpace()
+        (line, column) = (scanner.line, scanner.column)
+        guard try scanner.peek() == UInt8(ascii: "{") else {
+            _ = try scanner.parseValue()  // not an object: no key path finds anything, as with next()
+            return
+        }
+        scanner.advance()
+        try scanner.skipSpace()
+        if try scanner.peek() == UInt8(ascii: "}") { scanner.advance(); return }
+        var seen: [String] = []
+        var seenSet = Set<String>()
+        while true {
+            try scanner.skipSpace()
+            let (keyLine, keyColumn) = (scanner.line, scanner.column)
+            let key = try scanner.parseKey()
+            let repeated = seen.count < 16 ? seen.contains(key) : !seenSet.insert(key).inserted
+            guard !repeated else { throw ReaderError(.jsonDuplicateKey(key), at: scanner.location(line: keyLine, column: keyColumn)) }
+            seen.append(key)
+            if seen.count == 16 { seenSet = Set(seen) }
+            try scanner.skipSpace()
+            let (valueLine, valueColumn) = (scanner.line, scanner.column)
+            if let users = direct[key] {
+                if users.count == 1, users[0].rest.isEmpty {
+                    try readScalar(scanner, field: users[0].field, name: names[users[0].field], line: valueLine, column: valueColumn)
+                } else {
+                    let node = try scanner.parseValue(depth: 1)  // inside the record, as next() reads it
+                    for user in users {
+                        do {
+                            let (value, place) = try JSONFieldPath.evaluate(node, user.rest[...], name: names[user.field], file: scanner.file)
+                            store(value, field: user.field)
+                            (lines[user.field], columns[user.field]) = place ?? (0, 0)
+                        } catch {
+                            postpone(error, field: user.field)
+                        }
+                    }
+                }
+            } else if let byte = try scanner.peek(), byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                _ = try scanner.parseValue(depth: 1)  // checked as next() checks it (repeated keys, depth)
+            } else {
+                try scanner.skipValue()
+            }
+            if try scanner.endOfMembers("}") { break }
+        }
+        if let deferred { throw deferred.error }
+    }
+
+    private func postpone(_ error: ReaderError, field: Int) {
+        if deferred == nil || field < deferred!.field { deferred = (field, error) }
+    }
+
+    /// A member that is a field's whole value, straight into its slot.
+    private func readScalar(_ scanner: JSONScanner, field: Int, name: String, line: Int, column: Int) throws(ReaderError) {
+        (lines[field], columns[field]) = (line, column)
+        guard try scanner.peek() != nil else { throw scanner.error("a value is missing at the end of the file") }
+        switch try scanner.peek() {
+        case UInt8(ascii: "\""):
+            scratch.removeAll(keepingCapacity: true)
+            try scanner.scanString(into: &scratch, keep: true)
+            slots[field] = append(scratch)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let node = try scanner.parseValue(depth: 1)
+            do {
+                store(try JSONFieldPath.scalar(node, name: name, file: scanner.file), field: field)
+            } catch {
+                postpone(error, field: field)
+            }
+        default:
+            switch try scanner.parseScalar() {
+            case .null: slots[field] = .null
+            case .boolean(let flag): slots[field] = append(Array((flag ? "true" : "false").utf8))
+            case .number(let text):
+                if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let number = Int64(text) {
+                    slots[field] = .integer(number)
+                } else {
+                    slots[field] = append(Array(text.utf8))
+                }
+            default: slots[field] = .null
+            }
+        }
+    }
+
+    func view(_ index: Int) -> FieldView {
+        switch slots[index] {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .text(let start, let count): .text(UnsafeBufferPointer(start: text + start, count: count))
+        case .list: .other
+        }
+    }
+
+    /// The record as `next()` makes it.
+    func record(file: String) -> Record {
+        let values: [FieldValue] = slots.map { slot in
+            switch slot {
+            case .null: .null
+            case .integer(let number): .integer(number)
+            case .text(let start, let count): .text(String(decoding: UnsafeBufferPointer(start: text + start, count: count), as: UTF8.self))
+            case .list(let value): value
+            }
+        }
+        var record = Record(location: SourceLocation(file: file, line: line, column: column), values: values)
+        record.fieldLines = lines
+        record.fieldColumns = columns
+        return record
+    }
+}
