@@ -57,6 +57,7 @@ final class JSONRawRecord {
     private var textCount = 0
     private var textCapacity = 4096
     private var scratch: [UInt8] = []
+    private var seen: [String] = []
     private var line = 0, column = 0
     /// A field's error found before the record's end: thrown once the whole record was read (a syntax
     /// error later in it comes first, as with `next()`), the first field's in field order.
@@ -101,9 +102,17 @@ final class JSONRawRecord {
     /// Reads the record at the scanner's cursor into the slots.
     func read(from scanner: JSONScanner, direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]],
               names: [String]) throws(ReaderError) {
-        slots = Array(repeating: .null, count: names.count)
-        lines = Array(repeating: 0, count: names.count)
-        columns = lines
+        if slots.count != names.count {
+            slots = Array(repeating: .null, count: names.count)
+            lines = Array(repeating: 0, count: names.count)
+            columns = lines
+        } else {
+            for field in slots.indices {
+                slots[field] = .null
+                lines[field] = 0
+                columns[field] = 0
+            }
+        }
         textCount = 0
         deferred = nil
         defer { deferred = nil }
@@ -116,7 +125,7 @@ final class JSONRawRecord {
         scanner.advance()
         try scanner.skipSpace()
         if try scanner.peek() == UInt8(ascii: "}") { scanner.advance(); return }
-        var seen: [String] = []
+        seen.removeAll(keepingCapacity: true)
         var seenSet = Set<String>()
         while true {
             try scanner.skipSpace()

@@ -97,6 +97,25 @@ final class JSONScanner {
 
     /// Skips spaces, tabs and line breaks; `newlines: false` stops at a line break (JSON Lines).
     func skipSpace(newlines: Bool = true) throws(ReaderError) {
+        // In the buffer: one pass over locals (the usual case: a space or none).
+        var i = index, lineAt = line, start = lineStart
+        let end = count, base = consumed
+        buffer.withUnsafeBufferPointer { bytes in
+            while i < end {
+                let byte = bytes[i]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                    i += 1
+                } else if byte == 0x0A && newlines {
+                    i += 1
+                    lineAt += 1
+                    start = base + i
+                } else {
+                    break
+                }
+            }
+        }
+        (index, line, lineStart) = (i, lineAt, start)
+        if i < end { return }
         while let byte = try peek() {
             guard byte == 0x20 || byte == 0x09 || byte == 0x0D || (byte == 0x0A && newlines) else { return }
             advance()
