@@ -138,3 +138,27 @@ import Testing
         #expect(result.rawError == result.error)
     }
 }
+
+/// The flat fast path (records of plain members read from the buffer in one pass) against `next()`:
+/// each case either stays on it or falls back to the general path, with the same records and errors.
+@Suite struct JSONFlatPathTests {
+    @Test(arguments: [
+        "{\"items\": [{\"id\": 7, \"name\": \"Ann\", \"ok\": true, \"n\": null, \"x\": 1.5e3}, {\"id\": -0, \"name\": \"Zoë 東京\"}]}",
+        "{\"items\": [{\"id\": 92233720368547758070, \"name\": \"big\"}, {\"id\": -9223372036854775808}, {\"id\": 1.0}]}",
+        "{\"items\": [{\"name\": \"a\\\"b\\n\"}, {\"name\": \"\\u00e9\"}]}",
+        "{\"items\": [{\"id\": 1, \"skip\": [1, {\"a\": 2}], \"name\": \"after\"}]}",
+        "{\"items\": [{\"id\": 1, \"id\": 2}]}",
+        "{\"items\": [{\"id\": 1,\n  \"name\":\n \"two lines\"}]}",
+        "{\"items\": [{\"id\": tru}]}",
+        "{\"items\": [{\"id\": 01}]}",
+        "{\"items\": [{\"\": 1, \"id\": 3}, {}]}",
+        "{\"items\": [{\"id\": 1} , {\"id\" : 2 } ]}",
+        "{\"items\": [{\"name\": \"x\u{7}\"}]}",
+        "{\"items\": [{\"name\": {\"a\": 1}}]}",
+    ])
+    func flatRecordsAgreeWithNext(text: String) throws {
+        let result = try JSONInPlaceTests.both(text, fields: ["id": "id", "name": "name", "ok": "ok", "n": "n"])
+        #expect(result.raw == result.records)
+        #expect(result.rawError == result.error)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The in-place path of the JSON reader (``FieldViewReader``), for the build's fast path: when every
 /// field is a key path into the record (`name`, `address.city`), a record is read member by member
 /// straight into slots — text bytes in one buffer, integers as integers — with no tree and no `String`;
@@ -58,6 +60,9 @@ final class JSONRawRecord {
     private var textCapacity = 4096
     private var scratch: [UInt8] = []
     private var seen: [String] = []
+    /// Flat records' keys, for ``readFlat``: the key's bytes and its field; nil when a field needs more.
+    private var flat: [(key: [UInt8], field: Int)]??
+    private var keySpans: [(start: Int, count: Int)] = []
     private var line = 0, column = 0
     /// A field's error found before the record's end: thrown once the whole record was read (a syntax
     /// error later in it comes first, as with `next()`), the first field's in field order.
@@ -118,6 +123,15 @@ final class JSONRawRecord {
         defer { deferred = nil }
         try scanner.skipSpace()
         (line, column) = (scanner.line, scanner.column)
+        if flat == nil {
+            flat = direct.allSatisfy({ $0.value.count == 1 && $0.value[0].rest.isEmpty })
+                ? direct.map { (Array($0.key.utf8), $0.value[0].field) } : .some(nil)
+        }
+        if let flat = flat ?? nil {
+            if scanner.readAhead({ bytes, line, lineStart, offset in readFlat(bytes, flat, line, lineStart, offset) }) { return }
+            for field in slots.indices { (slots[field], lines[field], columns[field]) = (.null, 0, 0) }
+            textCount = 0
+        }
         guard try scanner.peek() == UInt8(ascii: "{") else {
             _ = try scanner.parseValue()  // not an object: no key path finds anything, as with next()
             return
@@ -164,6 +178,136 @@ final class JSONRawRecord {
 
     private func postpone(_ error: ReaderError, field: Int) {
         if deferred == nil || field < deferred!.field { deferred = (field, error) }
+    }
+
+    /// The common record, read from the buffered bytes in one pass over locals: an object of ASCII
+    /// keys whose values are plain strings (no escapes), numbers, booleans or null, wholly in the buffer.
+    /// Anything else (an escape, a nested value, a repeated key, the buffer's end, a syntax error)
+    /// returns nil and the record is read again by the general path, which says what is wrong.
+    private func readFlat(_ bytes: UnsafeBufferPointer<UInt8>, _ flat: [(key: [UInt8], field: Int)],
+                          _ startLine: Int, _ startLineStart: Int, _ offset: Int) -> (taken: Int, line: Int, lineStart: Int)? {
+        let n = bytes.count
+        guard n > 0, bytes[0] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return nil }
+        var i = 1, line = startLine, lineStart = startLineStart
+        keySpans.removeAll(keepingCapacity: true)
+        func space() {
+            while i < n {
+                let byte = bytes[i]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                    i += 1
+                } else if byte == 0x0A {
+                    i += 1
+                    line += 1
+                    lineStart = offset + i
+                } else {
+                    return
+                }
+            }
+        }
+        space()
+        if i < n, bytes[i] == UInt8(ascii: "}") { return (i + 1, line, lineStart) }
+        while true {
+            space()
+            guard i < n, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            let keyStart = i + 1
+            var j = keyStart
+            while j < n {
+                let byte = bytes[j]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+                j += 1
+            }
+            guard j < n else { return nil }
+            let keyCount = j - keyStart
+            for span in keySpans where span.count == keyCount && memcmp(base + span.start, base + keyStart, keyCount) == 0 { return nil }
+            keySpans.append((keyStart, keyCount))
+            i = j + 1
+            space()
+            guard i < n, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            space()
+            guard i < n else { return nil }
+            let (valueLine, valueColumn) = (line, offset + i - lineStart + 1)
+            var field: Int?
+            for entry in flat where entry.key.count == keyCount {
+                let same = keyCount == 0 || entry.key.withUnsafeBufferPointer { key in memcmp(key.baseAddress!, base + keyStart, keyCount) == 0 }
+                if same {
+                    field = entry.field
+                    break
+                }
+            }
+            let first = bytes[i]
+            if first == UInt8(ascii: "\"") {
+                let start = i + 1
+                var end = start, ascii = true
+                while end < n {
+                    let byte = bytes[end]
+                    if byte == UInt8(ascii: "\"") { break }
+                    if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                    if byte >= 0x80 { ascii = false }
+                    end += 1
+                }
+                guard end < n, ascii || UTF8Validation.firstInvalidOffset(base + start, count: end - start) == nil else { return nil }
+                if let field { slots[field] = append(base + start, end - start) }
+                i = end + 1
+            } else if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                return nil
+            } else {
+                let start = i
+                var end = i
+                while end < n, bytes[end] > 0x20, bytes[end] != UInt8(ascii: ","), bytes[end] != UInt8(ascii: "}"),
+                      bytes[end] != UInt8(ascii: "]") { end += 1 }
+                guard end < n else { return nil }
+                let word = UnsafeBufferPointer(start: base + start, count: end - start)
+                let value: Slot
+                if word.elementsEqual("null".utf8) { value = .null }
+                else if word.elementsEqual("true".utf8) || word.elementsEqual("false".utf8) { value = append(base + start, end - start) }
+                else if JSONScanner.isNumber(word) { value = JSONRawRecord.integer(word).map(Slot.integer) ?? append(base + start, end - start) }
+                else { return nil }
+                if let field { slots[field] = value }
+                i = end
+            }
+            if let field { (lines[field], columns[field]) = (valueLine, valueColumn) }
+            space()
+            guard i < n else { return nil }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { return (i + 1, line, lineStart) }
+            return nil
+        }
+    }
+
+    /// A JSON number's value when it is an integer that fits 64 bits (what `next()` makes an integer).
+    private static func integer(_ word: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        var index = 0
+        let negative = word.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard index < word.count else { return nil }
+        while index < word.count {
+            let digit = word[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }  // a point or an exponent: not an integer
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+            guard !overflow, !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        return value
+    }
+
+    /// Copies `count` bytes into the text buffer.
+    private func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Slot {
+        if textCount + count > textCapacity {
+            let capacity = max(textCapacity * 2, textCount + count)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: text, count: textCount)
+            text.deallocate()
+            text = grown
+            textCapacity = capacity
+        }
+        (text + textCount).update(from: bytes, count: count)
+        defer { textCount += count }
+        return .text(start: textCount, count: count)
     }
 
     /// A member that is a field's whole value, straight into its slot.

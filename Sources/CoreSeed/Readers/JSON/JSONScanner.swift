@@ -54,6 +54,24 @@ final class JSONScanner {
     /// 1-based byte column of the cursor.
     var column: Int { consumed + index - lineStart + 1 }
 
+    /// Where the cursor is in the buffer, for a caller that reads ahead on its own (the in-place
+    /// path): the buffered bytes from the cursor on, the cursor's line and the file offset of that
+    /// line's start and of the buffer's start. `body` returns how far it read and the lines it passed
+    /// (nil: nothing taken, the cursor stays).
+    func readAhead(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ line: Int, _ lineStart: Int, _ offset: Int)
+                   -> (taken: Int, line: Int, lineStart: Int)?) -> Bool {
+        guard index < count else { return false }
+        let (from, offset) = (index, consumed + index)
+        let result = buffer.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(rebasing: all[from..<count]), line, lineStart, offset)
+        }
+        guard let result else { return false }
+        index += result.taken
+        line = result.line
+        lineStart = result.lineStart
+        return true
+    }
+
     func location(line: Int? = nil, column: Int? = nil) -> SourceLocation {
         SourceLocation(file: file, line: line ?? self.line, column: column ?? self.column)
     }
@@ -243,6 +261,10 @@ final class JSONScanner {
 
     /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     static func isNumber(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { isNumber($0) }
+    }
+
+    static func isNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         func digits() -> Int {
             let start = i
