@@ -131,6 +131,7 @@ import Testing
         "{\"items\": [{\"geo\": {\"lat\": {\"deep\": 1}}}]}",
         "{\"items\": [{\"tags\": [{\"a\": 1}]}]}",
         "{\"items\": [{\"name\": \"\\ud800\"}]}",
+        "{\"items\": [{\"name\": \"\", \"geo\": {\"lat\": \"\"}}]}",  // empty text: no storage to copy from
     ])
     func inPlaceAgreesWithNext(text: String) throws {
         let result = try Self.both(text, fields: ["id": "id", "name": "name", "ok": "ok", "lat": "geo.lat", "tags": "tags"])

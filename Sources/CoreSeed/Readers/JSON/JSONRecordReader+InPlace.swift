@@ -72,24 +72,16 @@ final class JSONRawRecord {
     deinit { text.deallocate() }
 
     private func append(_ bytes: [UInt8]) -> Slot {
-        if textCount + bytes.count > textCapacity {
-            let capacity = max(textCapacity * 2, textCount + bytes.count)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: text, count: textCount)
-            text.deallocate()
-            text = grown
-            textCapacity = capacity
-        }
-        bytes.withUnsafeBufferPointer { (text + textCount).update(from: $0.baseAddress!, count: $0.count) }
-        defer { textCount += bytes.count }
-        return .text(start: textCount, count: bytes.count)
+        // An empty array may have no storage at all: nothing to copy.
+        guard !bytes.isEmpty else { return .text(start: textCount, count: 0) }
+        return bytes.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
     }
 
     private func store(_ value: FieldValue, field: Int) {
         switch value {
         case .null: slots[field] = .null
         case .integer(let number): slots[field] = .integer(number)
-        case .text(let string): slots[field] = string.isEmpty ? .text(start: textCount, count: 0) : append(Array(string.utf8))
+        case .text(let string): slots[field] = append(Array(string.utf8))
         case .real, .blob, .list: slots[field] = .list(value)
         }
     }
