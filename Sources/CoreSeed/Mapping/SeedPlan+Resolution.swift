@@ -303,9 +303,7 @@ private struct PlanResolver {
                     throw fail("\(attributeContext).file: a file's bytes go into a Binary attribute; '\(attributeName)' is \(CoercionFailure.article(attribute.type.rawValue)) \(attribute.type.rawValue)")
                 }
                 guard attributeSpec?.base64 != true else { throw fail("\(attributeContext): 'file' and 'base64' exclude each other") }
-                let sourcePath = spec.resolve(spec.sources[source]?.path ?? "")
-                let folder = sourcePath.contains("/") ? String(sourcePath[..<sourcePath.lastIndex(of: "/")!]) : ""
-                fileFolder = folder.isEmpty && sourcePath.hasPrefix("/") ? "/" : folder
+                fileFolder = SeedSpec.folder(of: spec.resolve(spec.sources[source]?.path ?? ""))
             }
             let fill = AttributeFill(
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,

@@ -83,13 +83,12 @@ extension SeedSpec {
             }
             storeUUID = uuid.uuidString  // upper case, as Core Data writes it
         }
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
         return SeedSpec(
             model: document.model, modelVersion: document.modelVersion, configuration: document.configuration,
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: storeUUID,
             seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
-            onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: directory.isEmpty && path.hasPrefix("/") ? "/" : directory)
+            onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: SeedSpec.folder(of: path))
     }
 
     /// A JSON type as a message says it.

@@ -63,6 +63,12 @@ public struct SeedSpec: Sendable {
         SeedSpec.join(directory, path)
     }
 
+    /// The folder `path` is in, as written: "" for a bare file name, "/" for a file at the root.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     static func join(_ directory: String, _ path: String) -> String {
         if path.hasPrefix("/") || directory.isEmpty { return path }
         var parts: [Substring] = []
