@@ -133,7 +133,7 @@ final class ExportFile {
 
     private func failure(_ code: Int32) -> FileError {
         let hint = code == ENOSPC || code == EFBIG || code == EDQUOT
-            ? " (is the disk full, or a file size limit such as ulimit -f reached?)" : ""
+            ? FileError.fileCannotGrowHint : ""
         return FileError(.cannotWriteOutput, path: name, message: "cannot write the file: \(String(cString: strerror(code)))\(hint); nothing was replaced")
     }
 

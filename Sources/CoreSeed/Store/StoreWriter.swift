@@ -131,7 +131,7 @@ public final class StoreWriter {
             return error as? FileError ?? FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(FileError.words(error))")
         }
         let cause = [SQLiteResultCode.full, .ioError].contains(error.code.primary)
-            ? " (is the disk full, or a file size limit such as ulimit -f reached?)" : ""
+            ? FileError.fileCannotGrowHint : ""
         return FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(error.message)\(cause); nothing was replaced")
     }
 

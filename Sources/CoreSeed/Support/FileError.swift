@@ -26,4 +26,7 @@ public struct FileError: Error, Sendable, Equatable, Diagnosable {
     }
 
     public var diagnostics: [Diagnostic] { [Diagnostic(.error, at: location, message)] }
+
+    /// What a write that could not grow its file most likely met, said after its error.
+    static let fileCannotGrowHint = " (is the disk full, or a file size limit such as ulimit -f reached?)"
 }
