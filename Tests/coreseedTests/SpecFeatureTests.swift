@@ -298,3 +298,25 @@ import CoreSeed
         #expect(!FileManager.default.fileExists(atPath: scratch.path("Shop.sqlite")))
     }
 }
+
+/// A warning the build prints (a source with no records) is in the `--report` file too, for CI.
+@Suite struct ReportWarningTests {
+    @Test func theReportListsTheWarnings() throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("Shop", """
+            <entity name="Item"><attribute name="sku" attributeType="String"/></entity>
+            <entity name="Tag"><attribute name="name" attributeType="String"/></entity>
+            """)
+        try scratch.write("items.csv", "sku\nA1\n")
+        try scratch.write("tags.csv", "name\n")
+        try scratch.write("spec.json", """
+            { "model": "Shop.xcdatamodeld", "output": "Shop.sqlite", "sources": { "i": { "csv": "items.csv" }, "t": { "csv": "tags.csv" } },
+              "entities": { "Item": { "from": "i", "key": "sku" }, "Tag": { "from": "t", "key": "name" } } }
+            """)
+        let result = try scratch.run(["build", "spec.json", "--quiet", "--report", "report.json"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "tags.csv: warning: source 't' has no records: the store will hold no Tag rows\n")
+        let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
+        #expect(report.contains("\"warnings\": [{\"location\": \"tags.csv\", \"message\": \"source 't' has no records: the store will hold no Tag rows\"}]"), "\(report)")
+    }
+}

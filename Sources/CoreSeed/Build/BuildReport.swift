@@ -54,6 +54,16 @@ public struct BuildReport: Sendable {
                     for (name, count) in joinRows.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
                 }
             }
+            json.field("warnings") { json in
+                json.array { json in
+                    for warning in warnings {
+                        json.object { item in
+                            item.field("location", warning.location ?? "")
+                            item.field("message", warning.message)
+                        }
+                    }
+                }
+            }
             json.field("rejectedValues") { json in
                 json.array { json in
                     for error in rejected {
