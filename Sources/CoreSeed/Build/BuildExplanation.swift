@@ -27,6 +27,11 @@ public enum BuildExplanation {
             for case .attribute(let fill) in source.fills {
                 lines.append("  " + describe(fill, first: first))
             }
+            var lineage: [String] = [], current: String? = entity.name
+            while let name = current { lineage.append(name); current = model.entity(named: name)?.parentName }
+            for derived in mapping.layout.derivedCounts where lineage.contains(derived.entity) {
+                lines.append("  \(derived.attribute) ← counted by the store (derived): the rows of \(derived.childTable) whose \(derived.childKey) points at it, kept by Z_DA_ triggers")
+            }
             for (index, link) in entity.fieldLinks.enumerated() {
                 let fields = source.linkFields[index].map { source.fieldNames[$0] }
                 let kind = link.relationship.isToMany ? "to-many" + (link.separator.map { ", keys split at \"\($0)\"" } ?? "") : "to-one"

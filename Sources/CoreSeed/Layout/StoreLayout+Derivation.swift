@@ -49,7 +49,8 @@ extension StoreLayout {
         self.tables = tables
         self.joinTables = joins
         self.indexes = indexes
-        self.triggers = []
+        self.derivedCounts = try StoreLayout.derivedCounts(graph, members: members, tables: tables)
+        self.triggers = derivedCounts.flatMap(\.triggers)
     }
 }
 
@@ -125,12 +126,6 @@ private struct TableBuilder {
                         .compositeElement(entity: entity.name, attribute: attribute.name, element: element.name, type: element.type))
                 }
                 return
-            }
-            if let expression = attribute.derivationExpression {
-                // Core Data keeps a derived attribute with Z_DA_ triggers (DESIGN §4b.12); a store without
-                // them holds values that are wrong at once and never update. Refused, not approximated.
-                throw FileError(path: graph.model.path, line: attribute.line > 0 ? attribute.line : nil,
-                                message: "attribute '\(entity.name).\(attribute.name)' is derived (\"\(expression)\"): Core Data maintains it with Z_DA_ triggers that CoreSeed does not generate yet, so a store for this model would hold values that are wrong and never update; remove the derivation from the model to use CoreSeed")
             }
             guard let rank = TableBuilder.rank(attribute.type), let type = TableBuilder.sqlType(attribute.type) else {
                 throw FileError(message: "attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")

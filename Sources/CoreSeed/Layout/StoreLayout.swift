@@ -87,6 +87,8 @@ public struct StoreLayout: Sendable {
     public let joinTables: [JoinTable]
     public let indexes: [Index]
     public let triggers: [String]
+    /// The derived attributes the triggers keep (`<to-many>.@count`).
+    public let derivedCounts: [DerivedCount]
 
     /// The entity named `name`.
     public func entity(named name: String) -> EntityInfo? { entities.first { $0.name == name } }

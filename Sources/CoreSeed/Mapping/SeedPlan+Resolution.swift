@@ -264,6 +264,13 @@ private struct PlanResolver {
             guard lineage.contains(owner), let attribute = graph.entity(owner)?.attribute(named: attributeName) else { return .null }
             let attributeSpec = entitySpec.attributes[attributeName]
             let attributeContext = "\(context).attributes.\(attributeName)"
+            if let expression = attribute.derivationExpression {
+                // Computed from the relationship at the end of the build and kept by triggers afterwards.
+                guard attributeSpec == nil else {
+                    throw fail("\(attributeContext): '\(attributeName)' is derived (\"\(expression)\"): the store computes it from the rows, so it takes no value from the sources; remove it from the spec")
+                }
+                return .null
+            }
             var fieldIndex: Int? = nil
             let found = fieldSource(for: attribute, spec: attributeSpec, names: names)
             let field = found?.field

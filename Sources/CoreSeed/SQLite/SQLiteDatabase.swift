@@ -101,6 +101,17 @@ public final class SQLiteDatabase {
         setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
     }
 
+    /// Registers functions named `names` that take any arguments and return NULL
+    /// (`sqlite3_create_function_v2`): for triggers that call functions their writer registered to be
+    /// told of a change (Core Data's `Z_DA_` triggers), so that the triggers' updates still run here.
+    public func registerInertFunctions(_ names: [String]) throws(SQLiteError) {
+        for name in names {
+            let rc = sqlite3_create_function_v2(handle, name, -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                                                { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
+            guard rc == SQLITE_OK else { throw error(rc, sql: nil) }
+        }
+    }
+
     /// The rowid of the last insert (`sqlite3_last_insert_rowid`).
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

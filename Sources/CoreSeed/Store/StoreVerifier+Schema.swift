@@ -89,8 +89,16 @@ extension StoreVerifier {
             if fresh { report.differences.append(line) } else { report.warnings.append(line + "; Core Data ignores it") }
         }
         checkIndexes(schema, layout, into: &report)
-        for other in schema.others {
+        let expectedTriggers = Set(layout.triggers)
+        for other in schema.others where !(other.type == "trigger" && expectedTriggers.contains(other.sql)) {
             report.differences.append("schema: unexpected \(other.type) \(other.name): \(other.sql)")
+        }
+        let storedTriggers = Set(schema.others.filter { $0.type == "trigger" }.map(\.sql))
+        for derived in layout.derivedCounts {
+            for trigger in derived.triggers where !storedTriggers.contains(trigger) {
+                let name = trigger.split(separator: " ").dropFirst(2).first.map(String.init) ?? trigger
+                report.differences.append("schema: no trigger \(name) as Core Data creates it: without it \(derived.entity).\(derived.attribute) (derived) stops following its rows")
+            }
         }
     }
 

@@ -46,6 +46,16 @@ extension StoreVerifier {
                 }
             }
         }
+        for derived in layout.derivedCounts
+        where StoreVerifier.has(schema, table: derived.table, columns: [CoreDataSchema.primaryKey, derived.column])
+            && StoreVerifier.has(schema, table: derived.childTable, columns: [derived.childKey]) {
+            let keys = try database.rows(derived.disagreementSQL).compactMap { row -> Int64? in
+                if case .integer(let key) = row[0] { key } else { nil }
+            }
+            guard !keys.isEmpty else { continue }
+            let expression = model.entity(named: derived.entity)?.attribute(named: derived.attribute)?.derivationExpression ?? "@count"
+            report.differences.append("\(derived.table).\(derived.column): \(keys.count) value(s) that disagree with the rows of \(derived.childTable) pointing at them (Z_PK \(rows(Array(keys.prefix(5)), keys.count))): \(derived.entity).\(derived.attribute) is derived (\"\(expression)\")")
+        }
     }
 
     /// How a type's values are stored, as a message says it.

@@ -83,6 +83,8 @@ public final class StoreWriter {
     private static func copy(_ source: SQLiteDatabase, to path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try source.backup(into: database)
+        // The store's Z_DA_ triggers call these when rows change; the counts update all the same.
+        try database.registerInertFunctions(DerivedCount.triggerFunctions)
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -8192; BEGIN")
         return database
     }
@@ -287,6 +289,8 @@ public final class StoreWriter {
         let timing = PhaseTiming()
         for index in layout.indexes { try database.execute(index.sql) }
         timing.mark("  indexes")
+        // Rows were loaded without the triggers of derived counts: set the counts, then create them.
+        for derived in layout.derivedCounts { try database.execute(derived.fillSQL) }
         for trigger in layout.triggers { try database.execute(trigger) }
         try database.execute(CoreDataSchema.createPrimaryKeyTable)
         try database.execute(CoreDataSchema.createMetadataTable)

@@ -1,0 +1,119 @@
+/// A derived attribute `<to-many>.@count`, which Core Data keeps with five `Z_DA_` triggers (DESIGN §4b.12):
+/// four on the destination's table (a row inserted, re-pointed or deleted moves the count) and one on the
+/// counting table (a new row starts from the rows already pointing at it). The SQL text is the form
+/// observed in `coredataplus-samplemodel2-v1` (framework 1344), with the names filled in.
+///
+/// Only this form is proven by evidence; any other derivation is refused (``StoreLayout/derivedCounts(_:members:tables:)``).
+public struct DerivedCount: Sendable, Equatable {
+    /// The entity that declares the attribute, and the attribute.
+    public let entity: String
+    public let attribute: String
+    /// The table holding the count, and its column.
+    public let table: String
+    public let column: String
+    /// The destination's table and its column holding the key of the counted row (the inverse to-one).
+    public let childTable: String
+    public let childKey: String
+
+    /// The five `CREATE TRIGGER` statements, in Core Data's order.
+    public var triggers: [String] {
+        let prefix = "Z_DA_\(childTable)_\(entity)_\(attribute)"
+        func notify(_ function: String, _ key: String) -> String {
+            "SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute)', \(column)) FROM \(table) WHERE Z_PK = \(key); END"
+        }
+        let updated = "NSCoreDataDATriggerUpdatedAffectedObjectValue"
+        func change(_ name: String, _ event: String, _ row: String, _ delta: String) -> String {
+            let assignment = delta == "IFNULL" ? "IFNULL(\(column), 0) + 1" : "\(column) \(delta) 1"
+            return "CREATE TRIGGER \(prefix)_\(name) AFTER \(event) ON \(childTable) FOR EACH ROW WHEN (\(row).\(childKey) NOT NULL) "
+                + "BEGIN UPDATE \(table) SET \(column) = \(assignment) WHERE Z_PK = \(row).\(childKey); \(notify(updated, "\(row).\(childKey)"))"
+        }
+        return [
+            change("PARAMETER_INSERT", "INSERT", "NEW", "IFNULL"),
+            change("PARAMETER_UPDATE_INCREMENT", "UPDATE OF \(childKey)", "NEW", "+"),
+            change("PARAMETER_UPDATE_DECREMENT", "UPDATE OF \(childKey)", "OLD", "-"),
+            change("PARAMETER_DELETE", "DELETE", "OLD", "-"),
+            "CREATE TRIGGER Z_DA_\(table)_\(entity)_\(attribute)_SOURCE_INSERT AFTER INSERT ON \(table) FOR EACH ROW "
+                + "BEGIN UPDATE \(table) SET \(column) = \(countQuery("NEW.Z_PK")) WHERE Z_PK = NEW.Z_PK; "
+                + notify("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", "NEW.Z_PK"),
+        ]
+    }
+
+    /// The count of the rows pointing at `key`, as the source-insert trigger computes it.
+    func countQuery(_ key: String) -> String {
+        "(SELECT IFNULL(COUNT(\(childKey)), 0) FROM \(childTable) WHERE \(childKey) = \(key))"
+    }
+
+    /// Sets every count from the rows in the store: what the triggers would have left had the rows
+    /// been inserted one by one (a build loads rows before it creates the triggers).
+    public var fillSQL: String {
+        "UPDATE \(table) SET \(column) = \(countQuery("\(table).Z_PK"))"
+            + (entityNumbers.isEmpty ? "" : " WHERE Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", ")))")
+    }
+
+    /// The rows whose count disagrees with the rows pointing at them (`verify`): their `Z_PK`s.
+    public var disagreementSQL: String {
+        "SELECT Z_PK FROM \(table) WHERE \(entityNumbers.isEmpty ? "" : "Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", "))) AND ")"
+            + "\(column) IS NOT \(countQuery("\(table).Z_PK")) ORDER BY Z_PK"
+    }
+
+    /// The entity numbers that have the attribute, when the table also holds rows of other entities.
+    let entityNumbers: [Int]
+
+    /// The functions the triggers call. Core Data registers them on its connections to hear of the
+    /// change; any other connection that writes the table must register them too (they do nothing here).
+    public static let triggerFunctions = ["NSCoreDataDATriggerUpdatedAffectedObjectValue",
+                                          "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"]
+}
+
+extension StoreLayout {
+    /// The derived attributes of the entities in `members` (nil: all), in entity then name order.
+    /// Throws for a derivation other than `<to-many>.@count` whose inverse is a to-one, naming the
+    /// entity, attribute and expression: CoreSeed cannot prove the triggers Core Data would create for it.
+    static func derivedCounts(_ graph: EntityGraph, members: Set<String>?, tables: [Table]) throws(FileError) -> [DerivedCount] {
+        var result: [DerivedCount] = []
+        for entity in graph.ordered where members.map({ $0.contains(entity.name) }) ?? true {
+            for attribute in entity.attributes.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+            where !attribute.isTransient {
+                guard let expression = attribute.derivationExpression else { continue }
+                func refuse(_ reason: String) -> FileError {
+                    FileError(path: graph.model.path, line: attribute.line > 0 ? attribute.line : nil,
+                              message: "attribute '\(entity.name).\(attribute.name)' is derived (\"\(expression)\"): \(reason), so a store for this model could hold values Core Data would not keep up to date; CoreSeed reproduces only '<to-many relationship>.@count' (DESIGN §4b.12): remove the derivation or change it to that form")
+                }
+                let parts = expression.split(separator: ".", omittingEmptySubsequences: false)
+                guard parts.count == 2, parts[1] == "@count", let name = parts.first.map(String.init), !name.isEmpty else {
+                    throw refuse("the triggers Core Data generates for this form are not known")
+                }
+                guard [.integer16, .integer32, .integer64].contains(attribute.type) else {
+                    throw refuse("a count needs an Integer attribute, and this one is \(attribute.type.rawValue)")
+                }
+                guard let (_, relationship) = graph.relationship(name, from: entity.name), relationship.isToMany,
+                      !relationship.isTransient else {
+                    throw refuse("'\(name)' is not a to-many relationship of '\(entity.name)'")
+                }
+                guard let inverse = graph.inverse(of: relationship, in: entity.name), !inverse.isToMany,
+                      let (inverseOwner, _) = graph.relationship(inverse.name, from: relationship.destinationEntity) else {
+                    throw refuse("'\(name)' has no to-one inverse, and the triggers of a count through a join table are not known")
+                }
+                let ownTable = CoreDataSchema.prefixed(graph.root(of: entity.name))
+                let childTable = CoreDataSchema.prefixed(graph.root(of: relationship.destinationEntity))
+                let column = tables.first { $0.name == ownTable }?.columns.first {
+                    if case .attribute(entity.name, attribute.name, _) = $0.role { return true }
+                    return false
+                }
+                let key = tables.first { $0.name == childTable }?.columns.first {
+                    if case .toOne(inverseOwner.name, inverse.name, _) = $0.role { return true }
+                    return false
+                }
+                guard let column, let key else {
+                    throw refuse("'\(relationship.destinationEntity)' is not in the store's configuration")
+                }
+                let hierarchy = graph.hierarchy(of: graph.root(of: entity.name))
+                let sharing = graph.hierarchy(of: entity.name).compactMap { graph.numbers[$0.name] }
+                result.append(DerivedCount(entity: entity.name, attribute: attribute.name, table: ownTable, column: column.name,
+                                           childTable: childTable, childKey: key.name,
+                                           entityNumbers: sharing.count == hierarchy.count ? [] : sharing))
+            }
+        }
+        return result
+    }
+}
