@@ -26,6 +26,8 @@ struct RowProducer: Sendable {
     let entities: [EntityRows]
     let statements: RowStatements.Indexes
     var rejections: Rejections
+    /// Where values above an attribute's `externalAbove` go (nil: a dry run, every value stays inline).
+    var externalData: ExternalDataFolder?
     /// Per entity: rows inserted, and stored rows the input matched with nothing to update.
     fileprivate(set) var produced: [Int]
     fileprivate(set) var unchanged: [Int]
@@ -67,6 +69,8 @@ struct RowProducer: Sendable {
         let keepsBlanks: Bool
         /// The row pass checks uniqueness constraints (the key pass did not check values).
         let checksUniqueness: Bool
+        let tableName: String
+        let externalData: ExternalDataFolder?
         var ordinal = 0
         var produced = 0
         var unchanged = 0
@@ -108,7 +112,8 @@ struct RowProducer: Sendable {
                                   toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
                                   hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots,
                                   keepsBlanks: mapping.entities[index].keepsBlanks,
-                                  checksUniqueness: !mapping.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun))
+                                  checksUniqueness: !mapping.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun),
+                                  tableName: mapping.entities[index].table.name, externalData: producer.externalData)
                 }
                 defer {
                     for cursor in cursors {
@@ -269,13 +274,23 @@ struct RowProducer: Sendable {
                 }
                 if record.appendFast(attribute, to: &values) { continue }
                 let full = try record.record()
+                let value: SQLiteValue
                 do {
-                    values.append(try attribute.value(full))
+                    value = try attribute.value(full)
                 } catch {
                     try rejections.reject(Rejections.mappingError(
                         full, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
                         entity: plan.mapping.entities[cursor.entityIndex].name, attribute: attribute.attribute.name, failure: error))
                     values.append(.null)
+                    continue
+                }
+                // Stored inline with its 0x01 marker unless larger than `externalAbove`: then in a file.
+                if let limit = attribute.externalAbove, let external = cursor.externalData, case .blob(let stored) = value,
+                   stored.count - 1 > limit {
+                    let column = plan.mapping.entities[cursor.entityIndex].table.columns[offset].name
+                    values.append(.blob(try external.store(stored.dropFirst(), table: cursor.tableName, column: column, primaryKey: primaryKey)))
+                } else {
+                    values.append(value)
                 }
             case .toOne(let slot):
                 if let slots = cursor.slots {

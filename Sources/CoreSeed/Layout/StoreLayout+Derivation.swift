@@ -51,6 +51,13 @@ extension StoreLayout {
         self.indexes = indexes
         self.derivedCounts = try StoreLayout.derivedCounts(graph, members: members, tables: tables)
         self.triggers = derivedCounts.flatMap(\.triggers)
+        self.externalStorageColumns = tables.flatMap { table in
+            table.columns.compactMap { column -> ExternalStorageColumn? in
+                guard case .attribute(let entity, let name, .binary) = column.role,
+                      graph.entity(entity)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true else { return nil }
+                return ExternalStorageColumn(table: table.name, column: column.name, entity: entity, attribute: name)
+            }
+        }
     }
 }
 

@@ -89,6 +89,16 @@ public struct StoreLayout: Sendable {
     public let triggers: [String]
     /// The derived attributes the triggers keep (`<to-many>.@count`).
     public let derivedCounts: [DerivedCount]
+    /// The columns of Binary attributes that allow external storage (values marked `0x01` / `0x02`).
+    public let externalStorageColumns: [ExternalStorageColumn]
+
+    /// A column of a Binary attribute with Allows External Storage.
+    public struct ExternalStorageColumn: Sendable, Equatable {
+        public let table: String
+        public let column: String
+        public let entity: String
+        public let attribute: String
+    }
 
     /// The entity named `name`.
     public func entity(named name: String) -> EntityInfo? { entities.first { $0.name == name } }

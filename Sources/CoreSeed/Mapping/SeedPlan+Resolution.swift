@@ -312,10 +312,18 @@ private struct PlanResolver {
                 guard attributeSpec?.base64 != true else { throw fail("\(attributeContext): 'file' and 'base64' exclude each other") }
                 fileFolder = SeedSpec.folder(of: spec.resolve(spec.sources[source]?.path ?? ""))
             }
+            let external = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
+            if let bytes = attributeSpec?.externalAbove {
+                guard external else {
+                    throw fail("\(attributeContext).externalAbove: external files are for Binary attributes with Allows External Storage, which '\(attributeName)' is not; remove the key or allow external storage in the model")
+                }
+                guard bytes >= 0 else { throw fail("\(attributeContext).externalAbove: \(bytes) is not a size: give a number of bytes (0 or more)") }
+            }
             let fill = AttributeFill(
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
                 constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) },
-                origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field"), fileFolder: fileFolder)
+                origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field"), fileFolder: fileFolder,
+                externalAbove: external ? (attributeSpec?.externalAbove ?? spec.externalAbove) : nil)
             return .attribute(fill)
         }
     }

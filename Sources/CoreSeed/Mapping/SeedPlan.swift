@@ -36,10 +36,13 @@ final class AttributeFill: Sendable {
     /// `"file": true`: the folder the field's file paths are relative to (the source file's); the
     /// value is the named file's bytes.
     let fileFolder: String?
+    /// External storage: values larger than this many bytes go to external files; nil keeps all inline.
+    let externalAbove: Int?
 
     init(attribute: Attribute, coercer: ValueCoercer, fieldIndex: Int?, fieldName: String, constant: FieldValue?,
-         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil) {
+         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil, externalAbove: Int? = nil) {
         self.origin = origin
+        self.externalAbove = externalAbove
         self.fileFolder = fileFolder
         self.attribute = attribute
         self.isOptional = attribute.isOptional

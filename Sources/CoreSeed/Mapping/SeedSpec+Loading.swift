@@ -16,10 +16,11 @@ extension SeedSpec {
         var entities: [String: EntitySpec]?
         var onBlank: SeedSpec.BlankPolicy?
         var metadata: [String: SeedSpec.MetadataValue]?
+        var externalAbove: Int?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case model, modelVersion, configuration, output, mode, frameworkVersion, timeZone, pivot
-            case storeUUID, seedVersion, sources, entities, onBlank, metadata
+            case storeUUID, seedVersion, sources, entities, onBlank, metadata, externalAbove
         }
 
         init(from decoder: any Decoder) throws {
@@ -39,6 +40,7 @@ extension SeedSpec {
             entities = try c.decodeIfPresent([String: EntitySpec].self, forKey: .entities)
             onBlank = try c.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
             metadata = try c.decodeIfPresent([String: SeedSpec.MetadataValue].self, forKey: .metadata)
+            externalAbove = try c.decodeIfPresent(Int.self, forKey: .externalAbove)
         }
     }
 
@@ -76,6 +78,9 @@ extension SeedSpec {
         for key in (document.metadata ?? [:]).keys.sorted() where SeedSpec.isCoreDataMetadataKey(key) {
             throw FileError(path: path, message: "at metadata.\(key): '\(key)' is Core Data's own metadata key, which CoreSeed writes from the model; give only the app's own keys")
         }
+        if let bytes = document.externalAbove, bytes < 0 {
+            throw FileError(path: path, message: "at externalAbove: \(bytes) is not a size: give the number of bytes above which values go to external files (0 or more)")
+        }
         var storeUUID = document.storeUUID
         if let text = storeUUID {
             guard let uuid = UUID(uuidString: text) else {
@@ -88,7 +93,8 @@ extension SeedSpec {
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: storeUUID,
             seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
-            onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: SeedSpec.folder(of: path))
+            onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: SeedSpec.folder(of: path),
+            externalAbove: document.externalAbove)
     }
 
     /// A JSON type as a message says it.

@@ -57,6 +57,9 @@ public struct SeedSpec: Sendable {
     /// The folder relative paths are resolved against: the spec file's folder, as the user named it
     /// ("" for the current folder), so that messages show paths the way the user would type them.
     public var directory: String
+    /// The default `externalAbove` of every Binary attribute that allows external storage: values larger
+    /// than this many bytes go to files in the store's support folder; nil keeps every value inline.
+    public var externalAbove: Int? = nil
 
     /// Resolves a path from the spec against its folder, lexically (`Inputs/../Outputs/x` → `Outputs/x`).
     public func resolve(_ path: String) -> String {
@@ -138,9 +141,16 @@ public struct AttributeSpec: Sendable, Decodable {
     public var integralReals: Bool?
     /// Binary: the field names a file (relative to the source file's folder) whose bytes are the value.
     public var file: Bool?
+    /// Binary with external storage: values larger than this many bytes go to external files.
+    public var externalAbove: Int?
+    /// Transformable: the field holds a value to archive, as `json` or as a `list` of strings.
+    public var archive: String?
+    /// `archive: list`: what separates the strings (default `;`).
+    public var separator: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case field, value, date, timeZone, pivot, defaultValue = "default", emptyIsNull, base64, integralReals, file
+        case externalAbove, archive, separator
     }
 
     public init(field: String) {
@@ -174,6 +184,9 @@ public struct AttributeSpec: Sendable, Decodable {
         base64 = try container.decodeIfPresent(Bool.self, forKey: .base64)
         integralReals = try container.decodeIfPresent(Bool.self, forKey: .integralReals)
         file = try container.decodeIfPresent(Bool.self, forKey: .file)
+        externalAbove = try container.decodeIfPresent(Int.self, forKey: .externalAbove)
+        archive = try container.decodeIfPresent(String.self, forKey: .archive)
+        separator = try container.decodeIfPresent(String.self, forKey: .separator)
     }
 }
 

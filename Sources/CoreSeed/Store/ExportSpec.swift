@@ -84,7 +84,8 @@ struct ExportSpec {
             json.field("attributes") { json in
                 json.object { json in
                     for column in plan.columns {
-                        guard case .attribute(let attribute) = column.kind else { continue }
+                        // A derived attribute is computed by the rebuilt store: its column is data, not input.
+                        guard case .attribute(let attribute) = column.kind, attribute.derivationExpression == nil else { continue }
                         attributeSpec(column, attribute, entity: plan.info.name, into: &json, warnings: &warnings)
                     }
                 }

@@ -63,11 +63,17 @@ public enum StoreBackup {
         let descriptor = open(temporary, O_RDONLY)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }
         let size = (try? manager.attributesOfItem(atPath: temporary)[.size] as? Int) ?? 0
+        // External-storage values live in files beside the store (DESIGN §4b.10): the copy gets them all,
+        // in place before it is, and the files of a store it replaces go after.
+        let external = ExternalDataFolder(targetStore: destination, sourceStore: source)
+        let files = external.sourceFolder.map(ExternalDataFolder.files(in:)) ?? []
+        try external.place(files)
         guard rename(temporary, destination) == 0 else {
             throw FileError(.cannotWriteOutput, path: destination, message: "cannot move the copy into place: \(String(cString: strerror(errno)))")
         }
         // Sidecars of an older store at the destination would be replayed into the copy: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
+        external.removeUnreferenced(files)
         if case .privateCopy(let reason) = route { return Result(route: .snapshot(reason: reason), size: size) }
         return Result(route: .inPlace, size: size)
     }

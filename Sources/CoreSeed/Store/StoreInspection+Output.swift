@@ -9,6 +9,7 @@ extension StoreInspection {
     ///     page size: 4096
     ///     auto_vacuum: incremental
     ///     sidecar: Carriers.sqlite-wal (4152 bytes)      (or "sidecars: none")
+    ///     external data: ./.Carriers_SUPPORT/_EXTERNAL_DATA (2 files, 300000 bytes)   (when the folder exists)
     ///     metadata NSPersistenceFrameworkVersion: 1344
     ///     metadata NSStoreModelVersionHashes.Country: "base64…"
     ///     entity 1 AccessPoint super 0 max 1304 rows 1304
@@ -18,6 +19,7 @@ extension StoreInspection {
                      "page size: \(header.pageSize)", "auto_vacuum: \(header.autoVacuum.rawValue)"]
         if sidecars.isEmpty { lines.append("sidecars: none") }
         for sidecar in sidecars { lines.append("sidecar: \(sidecar.name) (\(sidecar.size) bytes)") }
+        if let externalData { lines.append("external data: \(externalData.folder) (\(externalData.files) files, \(externalData.bytes) bytes)") }
         for (key, value) in metadata {
             if key == StoreMetadata.Key.versionHashes, case .dictionary(let hashes) = value {
                 for entity in hashes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -36,6 +38,7 @@ extension StoreInspection {
 
     /// The JSON report, keys in this fixed order:
     /// `{"store", "uuid", "journalMode", "pageSize", "autoVacuum", "sidecars": [{"name", "size"}],
+    ///   "externalData": {"folder", "files", "bytes"} or null,
     ///   "metadata": {key: value, …}, "entities": [{"number", "name", "super", "max", "rows"}], "coreseed"}`.
     /// Property-list data is base64 text, dates ISO 8601 text.
     public var json: String {
@@ -54,6 +57,17 @@ extension StoreInspection {
                             json.field("size", sidecar.size)
                         }
                     }
+                }
+            }
+            json.field("externalData") { json in
+                if let externalData {
+                    json.object { json in
+                        json.field("folder", externalData.folder)
+                        json.field("files", externalData.files)
+                        json.field("bytes", externalData.bytes)
+                    }
+                } else {
+                    json.raw("null")
                 }
             }
             json.field("metadata") { json in

@@ -32,6 +32,9 @@ public struct StoreInspection: Sendable {
     public let metadata: [(key: String, value: PropertyListValue)]
     public let entities: [EntityRow]
     public let sidecars: [Sidecar]
+    /// The folder of external-storage values beside the store (`.<name>_SUPPORT/_EXTERNAL_DATA`), when
+    /// there is one: its path, and the number and total size of its files.
+    public let externalData: (folder: String, files: Int, bytes: Int)?
 
     /// Known metadata keys, shown first and in this order; any other key follows in UTF-8 order.
     public static let metadataKeyOrder: [String] = [
@@ -54,6 +57,17 @@ public struct StoreInspection: Sendable {
         self.path = path
         self.header = header
         self.sidecars = snapshot.sidecars.map { Sidecar(name: $0.name, size: $0.size) }
+        let folder = ExternalBinary.dataDirectory(forStoreAt: path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
+            let files = ExternalDataFolder.files(in: folder)
+            let bytes = files.reduce(0) { total, name in
+                total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+            }
+            externalData = (folder, files.count, bytes)
+        } else {
+            externalData = nil
+        }
 
         let schema = try StoredSchema.read(database)
         let tables = Set(schema.tables.map(\.name))

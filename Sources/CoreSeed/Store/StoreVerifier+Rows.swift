@@ -125,7 +125,8 @@ extension StoreVerifier {
                     case .inline: break
                     case .malformed: malformed.append(key)
                     case .reference(let uuid):
-                        guard let directory else { missing.append(key); continue }
+                        // A store being written (no path): its files are staged beside it, placed with it.
+                        guard let directory else { continue }
                         if !hasFolder { unfiled += 1; continue }
                         if !FileManager.default.fileExists(atPath: directory + "/" + uuid) { missing.append(key) }
                     }

@@ -71,7 +71,7 @@ public struct StoreVerifier {
     /// Verifies an open store (used by the writer on its own temporary file).
     /// `integrity: false` leaves out `PRAGMA integrity_check` (for a caller that runs it alongside).
     /// `storePath`: where the store is (its external binary values live beside it); nil for a store
-    /// being written, whose values are all inline. `values: false` leaves out the check of each value's
+    /// being written, whose external files are staged and placed with it (not checked here). `values: false` leaves out the check of each value's
     /// form (for the writer: its values came from CoreSeed's own conversions, and the check would
     /// scan every column of the new store).
     public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true,

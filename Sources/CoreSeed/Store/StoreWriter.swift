@@ -18,6 +18,8 @@ public final class StoreWriter {
     private var cleanup: InterruptCleanup.Registration?
     /// How long a lock another process holds on the store being replaced or read is waited for.
     public let timeout: Duration
+    /// The store's external files (values of external-storage attributes above `externalAbove`).
+    public let externalData: ExternalDataFolder
 
     /// Creates the temporary file and the entity and join tables. Indexes come after the load:
     /// building an index once over the loaded table is cheaper than keeping it up row by row.
@@ -26,6 +28,7 @@ public final class StoreWriter {
         self.layout = layout
         self.timeout = timeout
         self.targetPath = targetPath
+        self.externalData = ExternalDataFolder(targetStore: targetPath, sourceStore: nil)
         let url = URL(fileURLWithPath: targetPath)
         let directory = url.deletingLastPathComponent()
         self.temporaryPath = directory.appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
@@ -56,8 +59,14 @@ public final class StoreWriter {
         self.layout = layout
         self.timeout = timeout
         self.targetPath = targetPath
+        self.externalData = ExternalDataFolder(targetStore: targetPath, sourceStore: StoreWriter.throughSymlinks(sourcePath))
         let url = URL(fileURLWithPath: targetPath)
         self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)")
+        }
         StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
         StoreWriter.removeFiles(at: temporaryPath)
         cleanup = InterruptCleanup.register(store: temporaryPath)
@@ -210,6 +219,7 @@ public final class StoreWriter {
         if !finished {
             database = nil
             StoreWriter.removeFiles(at: temporaryPath)
+            externalData.abandon()
         }
         cleanup.map(InterruptCleanup.unregister)
     }
@@ -220,22 +230,24 @@ public final class StoreWriter {
         guard !finished else { return }
         database = nil
         StoreWriter.removeFiles(at: temporaryPath)
+        externalData.abandon()
         finished = true
         cleanup.map(InterruptCleanup.unregister)
         cleanup = nil
     }
 
-    /// Removes `.NAME.coreseed-PID.tmp` files left beside the target by builds that were killed
-    /// (their process no longer exists).
+    /// Removes `.NAME.coreseed-PID.tmp` files and `.NAME.coreseed-PID.external` staging folders
+    /// (`ExternalDataFolder`) left beside the target by builds that were killed (their process no longer exists).
     static func removeStaleTemporaryFiles(besides targetPath: String) {
         let url = URL(fileURLWithPath: targetPath)
         let folder = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).coreseed-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            guard let pid = Int32(name.dropFirst(prefix.count).dropLast(4)) else { continue }
+        for name in names where name.hasPrefix(prefix) {
+            guard let suffix = [".tmp", ".external"].first(where: name.hasSuffix),
+                  let pid = Int32(name.dropFirst(prefix.count).dropLast(suffix.count)) else { continue }
             if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-                removeFiles(at: folder + "/" + name)
+                if suffix == ".tmp" { removeFiles(at: folder + "/" + name) } else { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
             }
         }
     }
@@ -335,9 +347,17 @@ public final class StoreWriter {
         if !problems.isEmpty {
             throw FileError(path: targetPath, message: "the built store fails its own verification: " + problems.joined(separator: "; "))
         }
+        let referenced: Set<String>
+        do {
+            referenced = try ExternalDataFolder.references(in: connection, layout: layout)
+        } catch {
+            throw StoreWriter.writeFailure(error, path: targetPath)
+        }
         self.database = nil  // closes the connection: the file is complete on disk
         // Never rename over a store an app has open (its later commits would go nowhere).
         if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath, timeout: timeout) }
+        // The files the new store refers to are in place before it is: the old store keeps all of its own.
+        try externalData.place(referenced)
         StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
         let descriptor = open(temporaryPath, O_RDONLY)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }
@@ -349,5 +369,6 @@ public final class StoreWriter {
         timing.mark("  close, fsync, rename")
         // Sidecars of an older store at the target would be replayed into the new one: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(targetPath + suffix) }
+        externalData.removeUnreferenced(referenced)
     }
 }

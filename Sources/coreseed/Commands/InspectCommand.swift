@@ -11,14 +11,15 @@ enum InspectCommand: Command {
     ]
     static let discussion = """
         Prints one fact per line: store, uuid, journal mode (from the file header: rollback or wal),
-        page size, auto_vacuum, each sidecar file ('sidecar: NAME (N bytes)' or 'sidecars: none'),
+        page size, auto_vacuum, each sidecar file ('sidecar: NAME (N bytes)' or 'sidecars: none'), the
+        folder of external-storage values when there is one ('external data: FOLDER (N files, B bytes)'),
         every metadata key ('metadata KEY: VALUE', values as JSON; one line per version hash), then
         'entity Z_ENT NAME super Z_SUPER max Z_MAX rows N' per Z_PRIMARYKEY row (N counts rows of exactly
         that entity), and last 'coreseed: VERSION', the version of coreseed that read it. The store is
         read through SQLite, read-only, in one read transaction; it and its -wal/-shm are never changed.
 
         --json prints {"store", "uuid", "journalMode", "pageSize", "autoVacuum",
-        "sidecars": [{"name", "size"}], "metadata": {…}, "entities": [{"number", "name", "super", "max",
+        "sidecars": [{"name", "size"}], "externalData": {"folder", "files", "bytes"} or null, "metadata": {…}, "entities": [{"number", "name", "super", "max",
         "rows"}], "coreseed": "VERSION"}.
         """
     static let examples = ["coreseed inspect Outputs/Carriers.sqlite"]
