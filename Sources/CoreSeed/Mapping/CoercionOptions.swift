@@ -9,10 +9,22 @@ public struct CoercionOptions: Sendable, Equatable {
     /// Decode text as base64 for Binary and Transformable attributes (spec `"base64": true`);
     /// otherwise Binary stores the text's UTF-8 bytes.
     public var base64: Bool
+    /// Transformable: the field holds a value that CoreSeed archives (spec `"archive"`), not the archive.
+    public var archive: ArchiveInput?
 
-    public init(allowsIntegralReals: Bool = false, emptyIsNull: Bool? = nil, base64: Bool = false) {
+    /// How a field holds the value a Transformable attribute archives.
+    public enum ArchiveInput: Sendable, Equatable {
+        /// JSON text (`"archive": "json"`): ``ArchivedValue``'s forms.
+        case json
+        /// Strings between `separator` (`"archive": "list"`), each trimmed of spaces, empty ones left out;
+        /// an XML element repeated gives one string per occurrence.
+        case list(separator: String)
+    }
+
+    public init(allowsIntegralReals: Bool = false, emptyIsNull: Bool? = nil, base64: Bool = false, archive: ArchiveInput? = nil) {
         self.allowsIntegralReals = allowsIntegralReals
         self.emptyIsNull = emptyIsNull
         self.base64 = base64
+        self.archive = archive
     }
 }

@@ -293,12 +293,14 @@ private struct PlanResolver {
             let inputs = isDate ? (attributeSpec?.date ?? attribute.userInfo["dateFormat"].map { [$0] } ?? sibling?.1.date ?? []).map(DateInput.init(name:)) : []
             let zone = isDate ? (attributeSpec?.timeZone ?? sibling?.1.timeZone ?? spec.timeZone ?? "UTC") : "UTC"
             let borrowed = sibling.map { "\($0.0)'s, as '\(attributeName)' has no \"date\" of its own" }
+            let archive = try archiveInput(attribute, spec: attributeSpec, context: attributeContext)
             let coercer: ValueCoercer
             do {
                 let parser = try DateParser(inputs, timeZone: zone,
                                             pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot, borrowedFrom: borrowed)
                 let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
-                                              emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false)
+                                              emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false,
+                                              archive: archive)
                 coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser)
             } catch {
                 throw fail("\(attributeContext): \(error.message)")
@@ -325,6 +327,32 @@ private struct PlanResolver {
                 origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field"), fileFolder: fileFolder,
                 externalAbove: external ? (attributeSpec?.externalAbove ?? spec.externalAbove) : nil)
             return .attribute(fill)
+        }
+    }
+
+    /// `archive` (and its `separator`): how the field holds the value a Transformable archives.
+    func archiveInput(_ attribute: Attribute, spec attributeSpec: AttributeSpec?, context: String) throws -> CoercionOptions.ArchiveInput? {
+        guard let form = attributeSpec?.archive else {
+            if attributeSpec?.separator != nil { throw fail("\(context).separator: a separator splits an \"archive\": \"list\"; give \"archive\": \"list\" or remove it") }
+            return nil
+        }
+        guard attribute.type == .transformable else {
+            throw fail("\(context).archive: values are archived for Transformable attributes; '\(attribute.name)' is \(CoercionFailure.article(attribute.type.rawValue)) \(attribute.type.rawValue)")
+        }
+        guard KeyedArchiver.isReadAsArchive(attribute) else {
+            throw fail("\(context).archive: '\(attribute.name)' is read with the value transformer \(attribute.valueTransformerName ?? ""), whose bytes CoreSeed cannot write; give the transformer's bytes (\"base64\": true) instead")
+        }
+        guard attributeSpec?.base64 != true, attributeSpec?.file != true else { throw fail("\(context): 'archive' excludes 'base64' and 'file'") }
+        switch form {
+        case "json":
+            guard attributeSpec?.separator == nil else { throw fail("\(context).separator: a separator splits an \"archive\": \"list\", not JSON") }
+            return .json
+        case "list":
+            let separator = attributeSpec?.separator ?? ";"
+            guard !separator.isEmpty else { throw fail("\(context).separator: give the text between the strings (default \";\")") }
+            return .list(separator: separator)
+        default:
+            throw fail("\(context).archive: \"\(form)\" is not a form CoreSeed archives: give \"json\" (the field holds JSON) or \"list\" (strings between a \"separator\")\(Suggestion.hint(for: form, in: ["json", "list"]))")
         }
     }
 

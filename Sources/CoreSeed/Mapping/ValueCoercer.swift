@@ -16,7 +16,8 @@ import Foundation
 /// - UUID: a 16-byte BLOB, from `8-4-4-4-12` hex text (any case, optional braces) or a 16-byte blob.
 /// - URI: TEXT with a scheme and no spaces or control characters.
 /// - Binary: BLOB as is; text as base64 when configured, else its UTF-8 bytes.
-/// - Transformable: BLOB as is (the transformer's bytes); text only as base64 when configured.
+/// - Transformable: BLOB as is (the transformer's bytes); text only as base64 when configured; with
+///   `archive`, the `NSKeyedArchiver` archive of the value the field holds (``KeyedArchiver``).
 /// - NULL stays NULL; whether a NULL is allowed is the mapper's business (optional, defaults).
 public struct ValueCoercer: Sendable {
     public let attributeName: String
@@ -71,6 +72,7 @@ public struct ValueCoercer: Sendable {
     /// The value to store for `value`, or why it cannot be stored.
     public func coerce(_ value: FieldValue) throws(CoercionFailure) -> SQLiteValue {
         if case .null = value { return .null }
+        if type == .transformable, let archive = options.archive { return try archived(value, archive) }
         if case .list = value {
             // A repeated XML element feeds relationships, never an attribute.
             throw CoercionFailure(.notA, expected: "single \(type.rawValue) value", seen: value)

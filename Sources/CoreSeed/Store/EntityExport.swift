@@ -19,6 +19,9 @@ struct EntityExport {
         let expression: String
         var nulls = 0
         var empties = 0
+        /// A Transformable whose every value is a keyed archive of values with a JSON form: written as
+        /// that JSON (`export --spec` then says `"archive": "json"`), else as base64.
+        var archived = false
     }
 
     let info: StoreLayout.EntityInfo
@@ -123,10 +126,27 @@ struct EntityExport {
         "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
     }
 
+    /// Marks the Transformable columns whose every value ``KeyedUnarchiver`` reads (`Column.archived`).
+    private mutating func decideArchives(_ database: SQLiteDatabase) throws {
+        for index in columns.indices {
+            guard case .attribute(let attribute) = columns[index].kind, attribute.type == .transformable,
+                  KeyedArchiver.isReadAsArchive(attribute) else { continue }
+            let expression = columns[index].expression
+            let statement = try database.prepare("SELECT \(expression) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? AND \(expression) IS NOT NULL")
+            try statement.bind([.integer(Int64(info.number))])
+            var readable = true
+            while readable, try statement.step() {
+                guard case .blob(let bytes) = statement.value(at: 0), (try? KeyedUnarchiver.value(bytes)) != nil else { readable = false; break }
+            }
+            columns[index].archived = readable
+        }
+    }
+
     /// Streams the rows into `path` (in the export's staging folder; errors name `name`); returns the
     /// row count. `externalData` is the store's folder of external binary values (`ExternalBinary`).
     mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String, name: String,
                         externalData: String) throws -> Int {
+        try decideArchives(database)
         let statement = try database.prepare(selectSQL)
         try statement.bind([.integer(Int64(info.number))])
         let file = try ExportFile(path: path, name: name)
@@ -145,7 +165,10 @@ struct EntityExport {
                     value = try ExternalBinary.load(stored, from: externalData, row: "\(info.name) \(keyName) \(count + 1)",
                                                     attribute: attribute.name)
                 }
-                let rendered = render(value, as: columns[index].kind)
+                var rendered = render(value, as: columns[index].kind)
+                if columns[index].archived, case .blob(let bytes) = value, let archived = try? KeyedUnarchiver.value(bytes) {
+                    rendered = .text(archived.json)
+                }
                 switch rendered {
                 case .null: columns[index].nulls += 1
                 case .text(""): columns[index].empties += 1

@@ -124,6 +124,7 @@ struct ExportSpec {
         var options: [(String, String)] = []  // key, raw JSON value
         switch attribute.type {
         case .date: options.append(("date", JSONWriter.quoted("iso8601")))
+        case .transformable where column.archived: options.append(("archive", JSONWriter.quoted("json")))
         case .binary, .transformable: options.append(("base64", "true"))
         default: break
         }

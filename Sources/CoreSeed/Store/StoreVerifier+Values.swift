@@ -32,11 +32,11 @@ extension StoreVerifier {
                         if case .integer(let key) = row[0] { key } else { nil }
                     }
                     report.differences.append("\(table.name).\(column.name): \(count) value(s) that are not \(StoreVerifier.form(of: type)) (Z_PK \(rows(keys, Int(count)))): \(entity).\(name) is \(CoercionFailure.article(type.rawValue)) \(type.rawValue)")
-                } else if type == .transformable, StoreVerifier.usesKeyedArchives(attribute) {
+                } else if type == .transformable, KeyedArchiver.isReadAsArchive(attribute) {
                     var bad: [Int64] = [], total = 0
                     for row in try database.rows("SELECT Z_PK, \(SQLIdentifier.quoted(column.name)) \(where_) ORDER BY Z_PK") {
                         guard case .integer(let key) = row[0] else { continue }
-                        if case .blob(let bytes) = row[1], StoreVerifier.isKeyedArchive(bytes) { continue }
+                        if case .blob(let bytes) = row[1], KeyedArchiver.isKeyedArchive(bytes) { continue }
                         total += 1
                         if bad.count < 5 { bad.append(key) }
                     }
@@ -66,19 +66,5 @@ extension StoreVerifier {
         case .double, .float, .decimal: "numbers"
         default: "integers"
         }
-    }
-
-    /// Whether Core Data reads the attribute's values as keyed archives: no transformer named (the
-    /// default), or one of Foundation's unarchiving transformers. A custom transformer's bytes are its own.
-    static func usesKeyedArchives(_ attribute: Attribute) -> Bool {
-        guard let name = attribute.valueTransformerName else { return true }
-        return ["NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData"].contains(name)
-    }
-
-    /// A binary property list whose top object says `$archiver: NSKeyedArchiver`.
-    static func isKeyedArchive(_ bytes: [UInt8]) -> Bool {
-        guard bytes.starts(with: Array("bplist00".utf8)),
-              let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else { return false }
-        return plist["$archiver"] as? String == "NSKeyedArchiver"
     }
 }
