@@ -50,8 +50,9 @@ import CoreSeed
         #expect(lines.filter { $0.hasPrefix("entity ") } == [
             "entity 1 AccessPoint super 0 max 1304 rows 1304",
             "entity 2 Country super 0 max 154 rows 154",
-            "entity 3 Network super 0 max 818 rows 818",
-            "entity 4 Provider super 0 max 700 rows 700",
+            "entity 3 Flag super 0 max 150 rows 150",
+            "entity 4 Network super 0 max 818 rows 818",
+            "entity 5 Provider super 0 max 700 rows 700",
         ])
         #expect(lines.contains("metadata CoreSeedVersion: \"20230416\""))
         #expect(lines.contains("metadata NSStoreModelVersionIdentifiers: [\"1\"]"))
@@ -71,7 +72,7 @@ import CoreSeed
         #expect(metadata["CoreSeedVersion"] as? String == "20230416")
         let entities = try #require(object["entities"] as? [[String: Any]])
         #expect(entities.map { "\($0["number"]!) \($0["name"]!) \($0["super"]!) \($0["max"]!) \($0["rows"]!)" }
-                == ["1 AccessPoint 0 1304 1304", "2 Country 0 154 154", "3 Network 0 818 818", "4 Provider 0 700 700"])
+                == ["1 AccessPoint 0 1304 1304", "2 Country 0 154 154", "3 Flag 0 150 150", "4 Network 0 818 818", "5 Provider 0 700 700"])
         #expect(json.stdout.hasSuffix("], \"coreseed\": \"\(CoreSeedInfo.version)\"}\n"))
     }
 

@@ -22,6 +22,10 @@ struct EntityExport {
         /// A Transformable whose every value is a keyed archive of values with a JSON form: written as
         /// that JSON (`export --spec` then says `"archive": "json"`), else as base64.
         var archived = false
+        /// External storage: the largest value stored inline and the smallest stored in a file, so that
+        /// `export --spec` can give the `externalAbove` that puts each value where it was.
+        var largestInline = -1
+        var smallestExternal: Int?
     }
 
     let info: StoreLayout.EntityInfo
@@ -164,6 +168,13 @@ struct EntityExport {
                    attribute.allowsExternalBinaryDataStorage, case .blob(let stored) = value {
                     value = try ExternalBinary.load(stored, from: externalData, row: "\(info.name) \(keyName) \(count + 1)",
                                                     attribute: attribute.name)
+                    if case .blob(let bytes) = value {
+                        if stored.first == ExternalBinary.inlineMarker {
+                            columns[index].largestInline = max(columns[index].largestInline, bytes.count)
+                        } else {
+                            columns[index].smallestExternal = min(columns[index].smallestExternal ?? .max, bytes.count)
+                        }
+                    }
                 }
                 var rendered = render(value, as: columns[index].kind)
                 if columns[index].archived, case .blob(let bytes) = value, let archived = try? KeyedUnarchiver.value(bytes) {

@@ -128,6 +128,15 @@ struct ExportSpec {
         case .binary, .transformable: options.append(("base64", "true"))
         default: break
         }
+        if let smallest = column.smallestExternal {
+            // Values in files: the rebuilt store puts each where it was when one size separates them.
+            if column.largestInline < smallest {
+                options.append(("externalAbove", String(smallest - 1)))
+            } else {
+                warnings.append("\(entity).\(attribute.name): values of \(column.largestInline) bytes are inline and of \(smallest) in files; the rebuilt store keeps values above \(column.largestInline) bytes in files")
+                options.append(("externalAbove", String(column.largestInline)))
+            }
+        }
         if column.nulls > 0, attribute.defaultValueString != nil {
             options.append(("default", "null"))  // keeps NULL instead of the model's default
         }
