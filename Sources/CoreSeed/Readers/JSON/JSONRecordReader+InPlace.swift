@@ -43,6 +43,10 @@ extension JSONRecordReader: FieldViewReader {
 
 /// The in-place path's current record: a slot per field, the text bytes in one buffer (kept until the
 /// next record), where each value was. Not `Sendable`: owned by one reader.
+///
+/// Its mutable properties are `@exclusivity(unchecked)`: the reader is used from one thread and no
+/// method of it is re-entered, so Swift's run-time exclusivity checks (a thread-local look-up on every
+/// property access, a sixth of a JSON build's time) can never find anything here.
 final class JSONRawRecord {
     enum Slot {
         case null
@@ -52,22 +56,22 @@ final class JSONRawRecord {
         case list(FieldValue)
     }
 
-    private var slots: [Slot] = []
-    private var lines: [Int] = []
-    private var columns: [Int] = []
-    private var text = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
-    private var textCount = 0
-    private var textCapacity = 4096
-    private var scratch: [UInt8] = []
-    private var seen: [String] = []
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var lines: [Int] = []
+    @exclusivity(unchecked) private var columns: [Int] = []
+    @exclusivity(unchecked) private var text = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
+    @exclusivity(unchecked) private var textCount = 0
+    @exclusivity(unchecked) private var textCapacity = 4096
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var seen: [String] = []
     /// Flat records' keys, for ``readFlat``: the key's bytes and its field; nil when a field needs more.
-    private var flat: [(key: [UInt8], field: Int)]??
-    private var keySpans: [(start: Int, count: Int)] = []
-    private var line = 0, column = 0
+    @exclusivity(unchecked) private var flat: [(key: [UInt8], field: Int)]??
+    @exclusivity(unchecked) private var keySpans: [(start: Int, count: Int)] = []
+    @exclusivity(unchecked) private var line = 0, column = 0
     /// A field's error found before the record's end: thrown once the whole record was read (a syntax
     /// error later in it comes first, as with `next()`), the first field's in field order.
-    private var deferred: (field: Int, error: ReaderError)?
-    var key: String?
+    @exclusivity(unchecked) private var deferred: (field: Int, error: ReaderError)?
+    @exclusivity(unchecked) var key: String?
 
     deinit { text.deallocate() }
 
