@@ -1,6 +1,7 @@
 /// A growable run of bytes in plain memory, reused from record to record: appending touches no
-/// Swift array (no uniqueness check, no retain). Owned by one scanner, freed with ``deallocate()``.
-struct XMLByteBuffer {
+/// Swift array (no uniqueness check, no retain). Owned by one scanner; freed when it goes (`~Copyable`:
+/// no copy can free it twice or outlive it).
+struct XMLByteBuffer: ~Copyable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     /// Bytes in use; set it lower to drop the last ones.
     var count = 0
@@ -30,7 +31,7 @@ struct XMLByteBuffer {
 
     /// Appends a copy of `length` bytes of its own from `start`.
     @inline(__always)
-    mutating func appendCopy(of other: XMLByteBuffer, from start: Int, count length: Int) {
+    mutating func appendCopy(of other: borrowing XMLByteBuffer, from start: Int, count length: Int) {
         append(other.base + start, count: length)
     }
 
@@ -40,10 +41,8 @@ struct XMLByteBuffer {
         text.withUTF8 { if let address = $0.baseAddress { append(address, count: $0.count) } }
     }
 
-    mutating func deallocate() {
+    deinit {
         base.deallocate()
-        capacity = 0
-        count = 0
     }
 
     private mutating func grow(to needed: Int) {

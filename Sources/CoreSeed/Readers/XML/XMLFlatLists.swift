@@ -1,6 +1,6 @@
 /// Lists of plain values in plain memory: list `i` is `items[starts[i]..<starts[i + 1]]`.
-/// Freed only by ``deallocate()``.
-struct XMLFlatLists<Element: BitwiseCopyable> {
+/// Freed when it goes (`~Copyable`: one owner).
+struct XMLFlatLists<Element: BitwiseCopyable>: ~Copyable {
     private let starts: UnsafeMutablePointer<Int>
     private let items: UnsafeMutablePointer<Element>
 
@@ -21,7 +21,7 @@ struct XMLFlatLists<Element: BitwiseCopyable> {
         UnsafeBufferPointer(start: items + starts[index], count: starts[index + 1] - starts[index])
     }
 
-    func deallocate() {
+    deinit {
         starts.deallocate()
         items.deallocate()
     }

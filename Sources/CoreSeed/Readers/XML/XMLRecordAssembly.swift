@@ -3,8 +3,8 @@
 /// into the batch's bytes); later ones (a repeated element) wait as values until the record ends,
 /// when each field gets its one value, its picked one (`[n]`), or the list of them.
 ///
-/// Plain memory, reused from record to record and freed with ``deallocate()``; owned by one scanner.
-struct XMLRecordAssembly {
+/// Plain memory, reused from record to record and freed when it goes (`~Copyable`); owned by one scanner.
+struct XMLRecordAssembly: ~Copyable {
     /// A batch is handed over at this many records, or sooner once its text passes `batchBytes`.
     static let batchRecords = 256
     static let batchBytes = 1 << 20
@@ -46,7 +46,7 @@ struct XMLRecordAssembly {
         positionRow = positions
     }
 
-    mutating func deallocate() {
+    deinit {
         moreValues.deinitialize(count: fieldCount)
         moreValues.deallocate()
         picks.deallocate()
@@ -54,7 +54,6 @@ struct XMLRecordAssembly {
         slots.deallocate()
         lines.deallocate()
         positions.deallocate()
-        bytes.deallocate()
     }
 
     /// Starts a record: no field has a value yet (the last record's were all taken).
@@ -75,9 +74,8 @@ struct XMLRecordAssembly {
     /// The records completed so far as a batch (nil when there are none); a new batch starts.
     mutating func takeBatch() -> XMLRecordBatch? {
         guard recordCount > 0 else { return nil }
-        let batch = XMLRecordBatch(count: recordCount, fieldCount: fieldCount, bytes: bytes, slots: slots, lines: lines,
-                                   positions: positions, others: others)
-        bytes = XMLByteBuffer(capacity: 16 << 10)
+        let batch = XMLRecordBatch(count: recordCount, fieldCount: fieldCount, bytes: exchange(&bytes, with: XMLByteBuffer(capacity: 16 << 10)),
+                                   slots: slots, lines: lines, positions: positions, others: others)
         slots = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
         lines = .allocate(capacity: Self.batchRecords)
         positions = .allocate(capacity: Self.batchRecords * max(fieldCount, 1))
@@ -104,7 +102,7 @@ struct XMLRecordAssembly {
     /// Adds `length` bytes of `buffer` from `start` as text to `field`; its first value's `position`
     /// is kept for messages.
     @inline(__always)
-    mutating func addText(_ buffer: XMLByteBuffer, from start: Int, count length: Int, to field: Int,
+    mutating func addText(_ buffer: borrowing XMLByteBuffer, from start: Int, count length: Int, to field: Int,
                           at position: XMLRecordBatch.Position = XMLRecordBatch.Position()) {
         let count = valueCounts[field]
         if count == 0 {

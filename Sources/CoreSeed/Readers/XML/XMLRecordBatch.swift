@@ -36,8 +36,8 @@ final class XMLRecordBatch: @unchecked Sendable {
     /// Values that are neither text nor an integer (lists).
     private let others: [FieldValue]
 
-    /// Takes over `bytes`, `slots`, `lines` and `positions` (it frees them).
-    init(count: Int, fieldCount: Int, bytes: XMLByteBuffer, slots: UnsafeMutablePointer<Slot>, lines: UnsafeMutablePointer<Int>,
+    /// Takes over `bytes` (freed with the batch), `slots`, `lines` and `positions` (it frees them).
+    init(count: Int, fieldCount: Int, bytes: consuming XMLByteBuffer, slots: UnsafeMutablePointer<Slot>, lines: UnsafeMutablePointer<Int>,
          positions: UnsafeMutablePointer<Position>, others: [FieldValue]) {
         self.positions = positions
         self.count = count
@@ -49,8 +49,6 @@ final class XMLRecordBatch: @unchecked Sendable {
     }
 
     deinit {
-        var bytes = self.bytes
-        bytes.deallocate()
         slots.deallocate()
         lines.deallocate()
         positions.deallocate()
@@ -95,7 +93,7 @@ final class XMLRecordBatch: @unchecked Sendable {
     }
 
     /// A slot's value, its text made a `String`.
-    static func value(_ slot: Slot, bytes: XMLByteBuffer, others: [FieldValue]) -> FieldValue {
+    static func value(_ slot: Slot, bytes: borrowing XMLByteBuffer, others: [FieldValue]) -> FieldValue {
         switch slot.count {
         case 0...: return .text(bytes.string(from: slot.start, count: slot.count))
         case -1: return .null

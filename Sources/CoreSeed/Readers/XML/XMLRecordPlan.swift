@@ -43,8 +43,8 @@ struct XMLInternedName: Equatable {
 /// continues no field path is skipped with everything inside it.
 ///
 /// Every table is plain memory of plain values, so that the scanner reads them on every SAX event
-/// without retaining or releasing anything; the owner frees them with ``deallocate()``.
-struct XMLRecordPlan {
+/// without retaining or releasing anything; freed when the plan goes (`~Copyable`: one owner).
+struct XMLRecordPlan: ~Copyable {
     /// What a level field reads from the element at its level.
     enum LevelSource {
         case attribute(XMLAttributeName)
@@ -128,13 +128,8 @@ struct XMLRecordPlan {
         xmlSpace = XMLInternedName("xml:space", in: dictionary)
     }
 
-    /// Frees the tables; the plan must not be used afterwards.
-    func deallocate() {
+    deinit {
         recordPath.deallocate()
-        levels.deallocate()
-        children.deallocate()
-        textFields.deallocate()
-        attributeFields.deallocate()
         ownTextFields.deallocate()
         childTextNames.deallocate()
     }

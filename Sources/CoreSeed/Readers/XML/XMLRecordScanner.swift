@@ -92,9 +92,10 @@ final class XMLRecordScanner {
     private static let keptInDeep: UInt8 = 1, keptInOwn: UInt8 = 2, keptInChild: UInt8 = 4
 
     /// `plan` becomes the scanner's, freed with it. `picks`: per field, the 1-based value it picks.
-    init(parser: xmlParserCtxtPtr, plan: XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int,
+    init(parser: xmlParserCtxtPtr, plan: consuming XMLRecordPlan, picks: [Int?], file: String, depthLimit: Int,
          deliver: @escaping (XMLRecordBatch) -> Bool) {
         self.parser = parser
+        let pathCount = plan.recordPath.count
         self.plan = plan
         self.file = file
         self.depthLimit = depthLimit
@@ -102,8 +103,8 @@ final class XMLRecordScanner {
         fieldCount = picks.count
         record = XMLRecordAssembly(picks: picks)
         elements = .allocate(capacity: depthLimit + 1)
-        levelCounts = .allocate(capacity: plan.recordPath.count)
-        levelCounts.initialize(repeating: 0, count: plan.recordPath.count)
+        levelCounts = .allocate(capacity: pathCount)
+        levelCounts.initialize(repeating: 0, count: pathCount)
         levelValues = .allocate(capacity: max(fieldCount, 1))
         levelValues.initialize(repeating: nil, count: fieldCount)
     }
@@ -112,12 +113,7 @@ final class XMLRecordScanner {
         levelValues.deinitialize(count: fieldCount)
         levelValues.deallocate()
         levelCounts.deallocate()
-        record.deallocate()
         elements.deallocate()
-        childTextBytes.deallocate()
-        deepText.deallocate()
-        ownText.deallocate()
-        plan.deallocate()
     }
 
     /// Hands the records completed so far over (if any); after the end of the document or a failure,

@@ -19,7 +19,6 @@ struct XMLStartTag {
     /// The value of the attribute (or namespace declaration) `name`, or nil when absent.
     func value(of name: XMLAttributeName) -> String? {
         var buffer = XMLByteBuffer(capacity: 64)
-        defer { buffer.deallocate() }
         return appendValue(of: name, to: &buffer) ? buffer.string(from: 0) : nil
     }
 
