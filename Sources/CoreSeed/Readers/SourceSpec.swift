@@ -79,10 +79,25 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         case "json", "jsonl":
             let records = kind == "json" ? try container.decode(String.self, forKey: Key("records")) : nil
             let fields = try container.decodeIfPresent(OrderedFields.self, forKey: Key("fields"))?.fields
+            // Paths are checked here, so that a mistake is named at its spec key (the reader checks again).
+            if let records, let problem = JSONRecordReader.recordsProblem(records) {
+                throw DecodingError.dataCorruptedError(forKey: Key("records"), in: container, debugDescription: problem)
+            }
+            for field in fields ?? [] where JSONFieldPath(field.path) == nil {
+                throw DecodingError.dataCorruptedError(forKey: Key("fields"), in: container,
+                    debugDescription: ReaderError.Reason.jsonUnsupportedPath(field: field.name, path: field.path).message)
+            }
             self = .json(path: path, records: records, fields: fields)
         default:
             let records = try container.decode(String.self, forKey: Key("records"))
             let fields = try container.decode(OrderedFields.self, forKey: Key("fields"))
+            if let problem = XMLRecordReader.recordsProblem(records) {
+                throw DecodingError.dataCorruptedError(forKey: Key("records"), in: container, debugDescription: problem)
+            }
+            for field in fields.fields where XMLFieldPath.splitIndex(field.path).flatMap({ XMLFieldPath($0.path) }) == nil {
+                throw DecodingError.dataCorruptedError(forKey: Key("fields"), in: container,
+                    debugDescription: ReaderError.Reason.xmlUnsupportedPath(field: field.name, path: field.path).message)
+            }
             self = .xml(path: path, records: records, fields: fields.fields)
         }
     }

@@ -41,11 +41,10 @@ final class JSONRecordReader: RecordReader {
     init(path: String, file: String, records: String?, fields: [SourceField]?) throws(ReaderError) {
         scanner = try JSONScanner(path: path, file: file)
         if let records {
-            let parts = records.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-            guard records.hasPrefix("/"), parts.last == "*", !parts.contains("") else {
-                throw ReaderError(.invalidOption("records path '\(records)' must start with / and end with /* (e.g. /items/* or /*)"), at: SourceLocation(file: file))
+            if let problem = JSONRecordReader.recordsProblem(records) {
+                throw ReaderError(.invalidOption(problem), at: SourceLocation(file: file))
             }
-            segments = parts
+            segments = records.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         } else {
             segments = nil
         }
@@ -68,6 +67,15 @@ final class JSONRecordReader: RecordReader {
             direct = JSONRecordReader.directPlan(self.fields)
             pending = try record(first.node, key: first.key, level: first.level)
         }
+    }
+
+    /// What is wrong with a `records` path, or nil when it is one.
+    static func recordsProblem(_ records: String) -> String? {
+        let parts = records.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard records.hasPrefix("/"), parts.last == "*", !parts.contains("") else {
+            return "records path '\(records)' must start with / and end with /* (e.g. /items/* or /*)"
+        }
+        return nil
     }
 
     /// Field names for a record: its keys, nested objects' keys as `a.b`.

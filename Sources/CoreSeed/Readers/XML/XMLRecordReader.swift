@@ -55,16 +55,25 @@ public final class XMLRecordReader: RecordReader {
         try self.init(path: path, records: records, fields: fields, maximumDepth: maximumDepth, chunkSize: 256 * 1024)
     }
 
+    /// What is wrong with a `records` path, or nil when it is one.
+    static func recordsProblem(_ records: String) -> String? {
+        let parts = records.split(separator: "/", omittingEmptySubsequences: false)
+        guard records.hasPrefix("/"), parts.count >= 2, parts.dropFirst().allSatisfy({ !$0.isEmpty && !$0.contains("@") }) else {
+            return "records path '\(records)' must be an absolute element path like /root/item"
+        }
+        return nil
+    }
+
     /// `chunkSize`: the most bytes read from the file at once (the parser gets as many as it asks for).
     init(path: String, records: String, fields: [SourceField], maximumDepth: Int = 256, chunkSize: Int) throws(ReaderError) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.path = path
         self.maximumDepth = maximumDepth
         fileLocation = SourceLocation(file: path)
-        let parts = records.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard records.hasPrefix("/"), parts.count >= 2, parts.dropFirst().allSatisfy({ !$0.isEmpty && !$0.contains("@") }) else {
-            throw ReaderError(.invalidOption("records path '\(records)' must be an absolute element path like /root/item"), at: fileLocation)
+        if let problem = XMLRecordReader.recordsProblem(records) {
+            throw ReaderError(.invalidOption(problem), at: fileLocation)
         }
+        let parts = records.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var compiled: [XMLFieldPath] = []
         var picks: [Int?] = []
         for field in fields {
