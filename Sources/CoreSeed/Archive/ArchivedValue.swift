@@ -249,13 +249,35 @@ public indirect enum ArchivedValue: Sendable, Equatable {
             return unit
         }
 
+        /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+        static func isNumber(_ word: ArraySlice<UInt8>) -> Bool {
+            var index = word.startIndex
+            func digits() -> Int {
+                let start = index
+                while index < word.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(word[index]) { index += 1 }
+                return index - start
+            }
+            if index < word.endIndex, word[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < word.endIndex else { return false }
+            if word[index] == UInt8(ascii: "0") { index += 1 } else if digits() == 0 { return false }
+            if index < word.endIndex, word[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return false }
+            }
+            if index < word.endIndex, word[index] == UInt8(ascii: "e") || word[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < word.endIndex, word[index] == UInt8(ascii: "+") || word[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { return false }
+            }
+            return index == word.endIndex
+        }
+
         mutating func number() throws(SyntaxError) -> ArchivedValue {
             let start = position
             let allowed = Set("+-0123456789.eE".utf8)
             while position < bytes.count, allowed.contains(bytes[position]) { position += 1 }
             let text = String(decoding: bytes[start..<position], as: UTF8.self)
-            let grammar = #"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$"#
-            guard !text.isEmpty, text.range(of: grammar, options: .regularExpression) != nil else {
+            guard Parser.isNumber(bytes[start..<position]) else {
                 position = start
                 throw error("expected a JSON value")
             }

@@ -60,6 +60,7 @@ import Testing
         #"{"when": {"$date": 631152000.25}, "id": {"$uuid": "6B29FC40-CA47-1067-B31D-00DD010662DA"}, "site": {"$url": "https://example.com/a?b=c"}, "raw": {"$data": "AAECAw=="}}"#,
         #"["Grüße", "日本語", "", "a\"b\\c\n", 9223372036854775807, -9223372036854775808, 65536, 255, 256]"#,
         #"[["deep", ["deeper", ["deepest"]]], {}, []]"#,
+        #"[0, -0.5, 1.25e-3, 6E2, -12, 3.0]"#,
         #"{"a long key that is not a tagged pointer": "a long value that is not a tagged pointer either", "again": "a long value that is not a tagged pointer either"}"#,
     ]
 
@@ -116,6 +117,8 @@ import Testing
             (#"{"a": 1,}"#, "expected a key in quotes", 9), (#"[1, null]"#, "null has no archived form: leave the element out", 5),
             (#"{"a": 1, "a": 2}"#, "the key \"a\" appears twice in one object", 10), (#"{"$uuid": "nope"}"#, "\"nope\" is not a UUID (8-4-4-4-12 hexadecimal digits)", 1),
             (#"[1 2]"#, "expected ',' or ']'", 4), ("\"abc", "the text is not closed: expected '\"'", 5),
+            (#"[01]"#, "expected a JSON value", 2), (#"[1.]"#, "expected a JSON value", 2), (#"[-]"#, "expected a JSON value", 2),
+            (#"[1e+]"#, "expected a JSON value", 2),
         ] {
             #expect(throws: ArchivedValue.SyntaxError(message: message, offset: offset), "\(json)") { try ArchivedValue.parse(json: json) }
         }
