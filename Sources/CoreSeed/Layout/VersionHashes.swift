@@ -82,7 +82,11 @@ struct VersionHasher {
     }
 
     /// SHA-256( base ‖ UInt32 type code ‖ 01 if external storage ‖ 01 if preserved after deletion ).
+    /// A derived attribute's is SHA-256 of its derivation's `predicateFormat` alone (see ``derivationFormat(_:)``).
     static func attributeHash(_ attribute: Attribute) -> [UInt8] {
+        if let expression = attribute.derivationExpression {
+            return SHA2.sha256(Array(derivationFormat(expression).utf8))
+        }
         var bytes = propertyBase(
             name: attribute.name,
             flags: flags(isOptional: attribute.isOptional, isTransient: attribute.isTransient),
@@ -91,6 +95,20 @@ struct VersionHasher {
         if attribute.allowsExternalBinaryDataStorage { bytes.append(1) }
         if attribute.preserveAfterDeletion { bytes.append(1) }
         return SHA2.sha256(bytes)
+    }
+
+    /// The `predicateFormat` Core Data hashes for a derivation as a model file writes it:
+    /// `NSDerivedAttributeDescription setDerivationExpression:` turns a key path ending in `.@count`
+    /// into the function `count:(path)`, and `.@sum` / `.@total` into `sum:(path)` (decompiled); the
+    /// version hash is SHA-256 of that text only — the attribute's own hash is computed and not used.
+    /// Observed: `coredataplus-samplemodel2-v1`'s Book hash (`pages.@count` → `count:(pages)`).
+    /// Other forms are hashed as written (inferred: a key path's format is itself).
+    static func derivationFormat(_ expression: String) -> String {
+        let text = expression.trimmingCharacters(in: .whitespaces)
+        for (suffix, function) in [(".@count", "count:"), (".@sum", "sum:"), (".@total", "sum:")] where text.hasSuffix(suffix) {
+            return "\(function)(\(text.dropLast(suffix.count)))"
+        }
+        return text
     }
 
     /// SHA-256( base ‖ destination ‖ inverse if any ‖ UInt32 maxCount ‖ UInt32 minCount ‖ 01 00 if ordered ).

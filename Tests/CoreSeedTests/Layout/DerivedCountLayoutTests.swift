@@ -76,3 +76,50 @@ import Testing
         #expect(throws: FileError.self) { try LayoutRuleTests.layout(model) }
     }
 }
+
+/// A derived attribute's version hash: SHA-256 of its derivation's `predicateFormat` (`count:(pages)`),
+/// proven on the Book entity of `coredataplus-samplemodel2-v1` (a model built in code, rebuilt here from
+/// its source: CoreDataPlus `SampleModel2+V1.swift`). A wrong hash makes Core Data refuse the store.
+@Suite struct DerivedAttributeHashTests {
+    static let model = """
+        <model>
+        <entity name="Book">
+          <attribute name="uniqueID" attributeType="UUID"/>
+          <attribute name="title" attributeType="String"/>
+          <attribute name="price" attributeType="Decimal"/>
+          <attribute name="cover" attributeType="Transformable"/>
+          <attribute name="publishedAt" attributeType="Date"/>
+          <attribute name="pagesCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="pages.@count"/>
+          <relationship name="author" minCount="1" maxCount="1" destinationEntity="Author" inverseName="books" inverseEntity="Author"/>
+          <relationship name="pages" minCount="1" maxCount="10000" toMany="YES" destinationEntity="Page" inverseName="book" inverseEntity="Page"/>
+          <uniquenessConstraints><uniquenessConstraint><constraint value="uniqueID"/></uniquenessConstraint></uniquenessConstraints>
+        </entity>
+        <entity name="Author"><relationship name="books" optional="YES" toMany="YES" destinationEntity="Book" inverseName="author" inverseEntity="Book"/></entity>
+        <entity name="Page">
+          <attribute name="isBookmarked" attributeType="Boolean"/>
+          <attribute name="number" attributeType="Integer 32"/>
+          <attribute name="content" attributeType="Transformable"/>
+          <relationship name="book" minCount="1" maxCount="1" destinationEntity="Book" inverseName="pages" inverseEntity="Book"/>
+        </entity>
+        </model>
+        """
+
+    @Test(.needsCorpus) func bookHashEqualsTheCorpusStores() throws {
+        let model = try ModelParser.parse(data: Data(Self.model.utf8), path: "SampleModel2", versionName: "V1")
+        let hashes = ModelHashes.compute(for: model)
+        let store = TestPaths.corpus.appendingPathComponent("coredataplus-samplemodel2-v1/store.sqlite")
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try SQLiteDatabase(path: TestPaths.copyStore(store, into: directory).path, mode: .readWrite)
+        let (_, metadata) = try StoreMetadata.read(from: database)
+        // Book (with the derived pagesCount) and Page (without): the store's own hashes.
+        #expect(hashes.entities["Book"] == metadata.versionHashes["Book"])
+        #expect(hashes.entities["Page"] == metadata.versionHashes["Page"])
+    }
+
+    @Test func derivationsAreHashedInCoreDatasFormat() {
+        #expect(VersionHasher.derivationFormat("pages.@count") == "count:(pages)")
+        #expect(VersionHasher.derivationFormat("lines.amount.@sum") == "sum:(lines.amount)")
+        #expect(VersionHasher.derivationFormat("author.name") == "author.name")
+    }
+}
