@@ -79,6 +79,20 @@ import CoreSeed
         #expect(try scratch.run(["verify", "v2/R2.sqlite", "--model", "R.xcdatamodeld"]).status == 0)
     }
 
+    /// An upsert of the same values changes nothing: a value's file is named after its row and bytes.
+    @Test func anUpsertOfTheSameValuesKeepsEveryRowAndFile() throws {
+        let scratch = try Self.prepare()
+        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
+        let files = Self.files(scratch, "out/.R_SUPPORT/_EXTERNAL_DATA")
+        let rows = try scratch.query("out/R.sqlite", "SELECT Z_PK, Z_OPT, hex(ZPHOTO) FROM ZRECIPE ORDER BY Z_PK")
+        let update = try scratch.run(["build", "spec.json", "--into", "out/R.sqlite"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("updated out/R.sqlite: 0 added, 0 updated, 3 kept"), "\(update.stdout)")
+        #expect(try scratch.query("out/R.sqlite", "SELECT Z_PK, Z_OPT, hex(ZPHOTO) FROM ZRECIPE ORDER BY Z_PK") == rows)
+        #expect(Self.files(scratch, "out/.R_SUPPORT/_EXTERNAL_DATA") == files)
+        #expect(Self.files(scratch, "out") == [".R_SUPPORT", "R.sqlite"])
+    }
+
     /// A build that fails leaves the store and its files as they were, and no staging folder.
     @Test func aFailedBuildLeavesTheFilesAsTheyWere() throws {
         let scratch = try Self.prepare()
