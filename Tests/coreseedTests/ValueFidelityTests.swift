@@ -145,6 +145,13 @@ import CoreSeed
         #expect(try scratch.run(["verify", "Recipes.sqlite", "--model", "Recipes.xcdatamodeld"]).status == 0)
     }
 
+    @Test func explainSaysTheStoreCountsIt() throws {
+        let scratch = try Self.prepare()
+        let explain = try scratch.run(["build", "spec.json", "--explain"])
+        #expect(explain.status == 0, "\(explain.stderr)")
+        #expect(explain.stdout.contains("\n  ingredientCount ← counted by the store (derived): the rows of ZINGREDIENT whose ZRECIPE points at it, kept by Z_DA_ triggers\n"), "\(explain.stdout)")
+    }
+
     @Test func aDerivedAttributeTakesNoValueFromTheSpec() throws {
         let scratch = try Self.prepare()
         try scratch.write("spec.json", """
