@@ -93,6 +93,27 @@ import CoreSeed
         #expect(Self.files(scratch, "out") == [".R_SUPPORT", "R.sqlite"])
     }
 
+    /// Builds of different inputs to one output at once: whichever store ends in place has every file
+    /// it refers to (placing, renaming and removing old files is one locked step).
+    @Test func concurrentBuildsToOneOutputKeepTheirFiles() throws {
+        let scratch = try Self.prepare()
+        let large = { (seed: Int) in Data((0..<200).map { UInt8(($0 * seed) % 251) }).base64EncodedString() }
+        for index in 0..<6 {
+            try scratch.write("r\(index).csv", "name,photo\nA,\(large(index + 1))\nB,\(large(index + 7))\n")
+            try scratch.write("spec\(index).json", try String(contentsOfFile: scratch.path("spec.json"), encoding: .utf8)
+                .replacingOccurrences(of: "\"r.csv\"", with: "\"r\(index).csv\""))
+        }
+        let runs = try (0..<6).map { try ChildRun(["build", "spec\($0).json", "--quiet"], in: scratch.url) }
+        for run in runs {
+            let result = try #require(run.wait(upTo: 120), "a build did not finish")
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let verify = try scratch.run(["verify", "out/R.sqlite", "--model", "R.xcdatamodeld"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(Self.files(scratch, "out/.R_SUPPORT/_EXTERNAL_DATA").count == 2)
+        #expect(Self.files(scratch, "out") == [".R_SUPPORT", "R.sqlite"])
+    }
+
     /// A build that fails leaves the store and its files as they were, and no staging folder.
     @Test func aFailedBuildLeavesTheFilesAsTheyWere() throws {
         let scratch = try Self.prepare()

@@ -120,6 +120,20 @@ public final class ExternalDataFolder: Sendable {
         abandon()
     }
 
+    /// Locks the folder the store at `store` is in (`flock` on the folder itself: nothing is created),
+    /// so that two builds to one output do not remove each other's new files; nil when it cannot be opened.
+    static func lock(besides store: String) -> Int32? {
+        let descriptor = open(URL(fileURLWithPath: store).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        return descriptor
+    }
+
+    static func unlock(_ descriptor: Int32) {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
     /// Removes the staging folder and what it holds.
     func abandon() {
         try? FileManager.default.removeItem(atPath: stagingFolder)

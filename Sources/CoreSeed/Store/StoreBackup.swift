@@ -67,6 +67,8 @@ public enum StoreBackup {
         // in place before it is, and the files of a store it replaces go after.
         let external = ExternalDataFolder(targetStore: destination, sourceStore: source)
         let files = external.sourceFolder.map(ExternalDataFolder.files(in:)) ?? []
+        let installLock = files.isEmpty ? nil : ExternalDataFolder.lock(besides: destination)
+        defer { installLock.map(ExternalDataFolder.unlock) }
         try external.place(files)
         guard rename(temporary, destination) == 0 else {
             throw FileError(.cannotWriteOutput, path: destination, message: "cannot move the copy into place: \(String(cString: strerror(errno)))")

@@ -357,6 +357,9 @@ public final class StoreWriter {
         // Never rename over a store an app has open (its later commits would go nowhere).
         if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath, timeout: timeout) }
         // The files the new store refers to are in place before it is: the old store keeps all of its own.
+        // Placing, renaming and removing old files is one step for builds to the same output at once.
+        let installLock = layout.externalStorageColumns.isEmpty ? nil : ExternalDataFolder.lock(besides: targetPath)
+        defer { installLock.map(ExternalDataFolder.unlock) }
         try externalData.place(referenced)
         StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
         let descriptor = open(temporaryPath, O_RDONLY)
