@@ -22,16 +22,15 @@ public struct DerivedCount: Sendable, Equatable {
             "SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute)', \(column)) FROM \(table) WHERE Z_PK = \(key); END"
         }
         let updated = "NSCoreDataDATriggerUpdatedAffectedObjectValue"
-        func change(_ name: String, _ event: String, _ row: String, _ delta: String) -> String {
-            let assignment = delta == "IFNULL" ? "IFNULL(\(column), 0) + 1" : "\(column) \(delta) 1"
-            return "CREATE TRIGGER \(prefix)_\(name) AFTER \(event) ON \(childTable) FOR EACH ROW WHEN (\(row).\(childKey) NOT NULL) "
+        func change(_ name: String, _ event: String, _ row: String, _ assignment: String) -> String {
+            "CREATE TRIGGER \(prefix)_\(name) AFTER \(event) ON \(childTable) FOR EACH ROW WHEN (\(row).\(childKey) NOT NULL) "
                 + "BEGIN UPDATE \(table) SET \(column) = \(assignment) WHERE Z_PK = \(row).\(childKey); \(notify(updated, "\(row).\(childKey)"))"
         }
         return [
-            change("PARAMETER_INSERT", "INSERT", "NEW", "IFNULL"),
-            change("PARAMETER_UPDATE_INCREMENT", "UPDATE OF \(childKey)", "NEW", "+"),
-            change("PARAMETER_UPDATE_DECREMENT", "UPDATE OF \(childKey)", "OLD", "-"),
-            change("PARAMETER_DELETE", "DELETE", "OLD", "-"),
+            change("PARAMETER_INSERT", "INSERT", "NEW", "IFNULL(\(column), 0) + 1"),
+            change("PARAMETER_UPDATE_INCREMENT", "UPDATE OF \(childKey)", "NEW", "\(column) + 1"),
+            change("PARAMETER_UPDATE_DECREMENT", "UPDATE OF \(childKey)", "OLD", "\(column) - 1"),
+            change("PARAMETER_DELETE", "DELETE", "OLD", "\(column) - 1"),
             "CREATE TRIGGER Z_DA_\(table)_\(entity)_\(attribute)_SOURCE_INSERT AFTER INSERT ON \(table) FOR EACH ROW "
                 + "BEGIN UPDATE \(table) SET \(column) = \(countQuery("NEW.Z_PK")) WHERE Z_PK = NEW.Z_PK; "
                 + notify("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", "NEW.Z_PK"),
@@ -46,18 +45,21 @@ public struct DerivedCount: Sendable, Equatable {
     /// Sets every count from the rows in the store: what the triggers would have left had the rows
     /// been inserted one by one (a build loads rows before it creates the triggers).
     public var fillSQL: String {
-        "UPDATE \(table) SET \(column) = \(countQuery("\(table).Z_PK"))"
-            + (entityNumbers.isEmpty ? "" : " WHERE Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", ")))")
+        "UPDATE \(table) SET \(column) = \(countQuery("\(table).Z_PK"))" + (entityFilter.map { " WHERE \($0)" } ?? "")
     }
 
     /// The rows whose count disagrees with the rows pointing at them (`verify`): their `Z_PK`s.
     public var disagreementSQL: String {
-        "SELECT Z_PK FROM \(table) WHERE \(entityNumbers.isEmpty ? "" : "Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", "))) AND ")"
-            + "\(column) IS NOT \(countQuery("\(table).Z_PK")) ORDER BY Z_PK"
+        "SELECT Z_PK FROM \(table) WHERE \(entityFilter.map { "\($0) AND " } ?? "")\(column) IS NOT \(countQuery("\(table).Z_PK")) ORDER BY Z_PK"
     }
 
     /// The entity numbers that have the attribute, when the table also holds rows of other entities.
     let entityNumbers: [Int]
+
+    /// `Z_ENT IN (…)` for those entities; nil when every row of the table has the attribute.
+    private var entityFilter: String? {
+        entityNumbers.isEmpty ? nil : "Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", ")))"
+    }
 
     /// The functions the triggers call. Core Data registers them on its connections to hear of the
     /// change; any other connection that writes the table must register them too (they do nothing here).

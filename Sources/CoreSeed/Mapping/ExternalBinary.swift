@@ -26,11 +26,15 @@ public enum ExternalBinary {
         if first == inlineMarker { return .inline(Array(column.dropFirst())) }
         guard first == referenceMarker, column.count == 38, column[37] == 0 else { return .malformed }
         let uuid = String(decoding: column[1..<37], as: UTF8.self)
+        return isFileName(uuid) ? .reference(uuid) : .malformed
+    }
+
+    /// Whether `name` is an external file's name: a 36-character uppercase UUID.
+    static func isFileName(_ name: String) -> Bool {
         let hex = Set("0123456789ABCDEF".utf8)
-        let shaped = uuid.utf8.enumerated().allSatisfy { offset, byte in
+        return name.utf8.count == 36 && name.utf8.enumerated().allSatisfy { offset, byte in
             [8, 13, 18, 23].contains(offset) ? byte == UInt8(ascii: "-") : hex.contains(byte)
         }
-        return shaped ? .reference(uuid) : .malformed
     }
 
     /// The folder of external files of the store at `storePath` (`.<name without extension>_SUPPORT/_EXTERNAL_DATA`).

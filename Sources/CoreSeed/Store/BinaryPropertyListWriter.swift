@@ -80,7 +80,8 @@ enum BinaryPropertyListWriter {
         }
     }
 
-    private static func encodeScalar(_ value: PropertyListValue, into bytes: inout [UInt8]) {
+    /// One non-container object (shared with `KeyedArchiver`'s writer).
+    static func encodeScalar(_ value: PropertyListValue, into bytes: inout [UInt8]) {
         switch value {
         case .boolean(let flag):
             bytes.append(flag ? 0x09 : 0x08)
@@ -110,7 +111,7 @@ enum BinaryPropertyListWriter {
     }
 
     /// Integers as 1, 2, 4 or 8 big-endian bytes; negative ones always as 8 (as CoreFoundation does).
-    private static func appendInteger(_ number: Int64, to bytes: inout [UInt8]) {
+    static func appendInteger(_ number: Int64, to bytes: inout [UInt8]) {
         if number < 0 {
             bytes.append(0x13)
             appendBigEndian(UInt64(bitPattern: number), size: 8, to: &bytes)
@@ -123,7 +124,7 @@ enum BinaryPropertyListWriter {
     }
 
     /// A type nibble with its count, the count following as an integer object when it is 15 or more.
-    private static func appendMarker(_ type: UInt8, count: Int, to bytes: inout [UInt8]) {
+    static func appendMarker(_ type: UInt8, count: Int, to bytes: inout [UInt8]) {
         if count < 15 {
             bytes.append(type << 4 | UInt8(count))
         } else {
@@ -132,14 +133,14 @@ enum BinaryPropertyListWriter {
         }
     }
 
-    private static func byteCount(for value: UInt64) -> Int {
+    static func byteCount(for value: UInt64) -> Int {
         if value <= 0xFF { return 1 }
         if value <= 0xFFFF { return 2 }
         if value <= 0xFFFF_FFFF { return 4 }
         return 8
     }
 
-    private static func appendBigEndian(_ value: UInt64, size: Int, to bytes: inout [UInt8]) {
+    static func appendBigEndian(_ value: UInt64, size: Int, to bytes: inout [UInt8]) {
         for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
         }

@@ -98,18 +98,14 @@ public final class ExternalDataFolder: Sendable {
     /// The names of the external files in `folder` (UUID-named files only); empty when there is none.
     static func files(in folder: String) -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return Set(names.filter(isExternalFileName))
-    }
-
-    static func isExternalFileName(_ name: String) -> Bool {
-        ExternalBinary.decode([ExternalBinary.referenceMarker] + Array(name.utf8) + [0]) != .malformed
+        return Set(names.filter(ExternalBinary.isFileName))
     }
 
     /// After the store is in place: removes files of the support folder no longer referred to (the
     /// replaced store's), and the staging folder.
     func removeUnreferenced(_ referenced: Set<String>) {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: targetFolder) {
-            for name in names where !referenced.contains(name) && ExternalDataFolder.isExternalFileName(name) {
+            for name in names where !referenced.contains(name) && ExternalBinary.isFileName(name) {
                 unlink(targetFolder + "/" + name)
             }
             if referenced.isEmpty {
