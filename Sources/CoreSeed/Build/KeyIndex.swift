@@ -1,8 +1,8 @@
 /// Natural key → record ordinal, the one structure whose memory grows with the input.
 ///
 /// Keys that are canonical integers (`35216`, `-7`; not `007`) — most legacy ids — live in an
-/// open-addressing table of 12 bytes a slot; other keys by their fingerprint (``LinkKey``), 20 bytes a
-/// slot whatever their length.
+/// ``IntegerKeyTable`` (4 bytes a key when the ids are dense, 12 bytes a slot otherwise); other keys
+/// by their fingerprint (``LinkKey``), 20 bytes a slot whatever their length.
 struct KeyIndex {
     private var integers = IntegerKeyTable()
     private var fingerprints = FingerprintTable()
@@ -86,6 +86,17 @@ struct ProbeTable<Key: ProbeKey> {
     fileprivate static var empty: Int32 { -1 }
     private(set) var count = 0
 
+    init() {}
+
+    /// An empty table with room for `count` keys before it grows. Refilling a table from another's
+    /// slots (which come in hash order) needs this: a small table filled in hash order piles every key
+    /// into one probe chain.
+    init(roomFor count: Int, filler: Key) {
+        let capacity = max(1024, count + count / 4 + 1)
+        keys = Array(repeating: filler, count: capacity)
+        values = Array(repeating: Self.empty, count: capacity)
+    }
+
     private static func slot(_ key: Key, _ capacity: Int) -> Int {
         // The high bits scaled to the capacity (any capacity, not only powers of 2).
         Int(((key.probeHash >> 32) &* UInt64(capacity)) >> 32)
@@ -122,21 +133,22 @@ struct ProbeTable<Key: ProbeKey> {
         }
     }
 
+    /// Calls `body` with every key and its value, in slot order.
+    func forEach(_ body: (Key, Int32) -> Void) {
+        for index in keys.indices where values[index] != Self.empty { body(keys[index], values[index]) }
+    }
+
     /// `filler` stands in the empty slots' keys (never read: `values` marks them empty).
     private mutating func grow(filler: Key) {
-        let oldKeys = keys, oldValues = values
-        let capacity = max(1024, oldKeys.count + oldKeys.count / 2)
+        let old = self
+        let capacity = max(1024, old.keys.count + old.keys.count / 2)
         keys = Array(repeating: filler, count: capacity)
         values = Array(repeating: Self.empty, count: capacity)
         count = 0
-        for index in oldKeys.indices where oldValues[index] != Self.empty {
-            self[oldKeys[index]] = oldValues[index]
-        }
+        old.forEach { key, value in self[key] = value }
     }
 }
 
-/// Canonical integer keys.
-typealias IntegerKeyTable = ProbeTable<Int64>
 /// Any keys, text ones by fingerprint.
 typealias FingerprintTable = ProbeTable<LinkKey>
 
@@ -157,7 +169,7 @@ extension ProbeTable {
 struct KeySet {
     /// Bit `k` is set when integer key `k` was seen (for 0 ≤ k < `bitmapLimit`).
     private var bitmap: [UInt64] = []
-    private var integers = IntegerKeyTable()
+    private var integers = ProbeTable<Int64>()
     private var fingerprints = FingerprintTable()
     /// Keys below this use the bitmap (16 MiB at most).
     static let bitmapLimit: Int64 = 1 << 27

@@ -33,13 +33,53 @@ import Testing
         #expect(index["absent"] == nil && index["123456789012"] == nil)
     }
 
-    /// Sequential ids (the common case) must spread over the table, not pile up in one probe chain.
+    /// Sequential ids must spread over the hash table, not pile up in one probe chain.
     @Test func sequentialIdsStayCheap() {
-        var table = IntegerKeyTable()
+        var table = ProbeTable<Int64>()
         for key in 1...300_000 { table[Int64(key)] = Int32(key) }
         #expect(table.count == 300_000)
         #expect(table[150_000] == 150_000 && table[300_001] == nil)
         #expect(table.longestProbe < 64)
+    }
+}
+
+@Suite struct IntegerKeyTableTests {
+    /// A shuffled dense range (the bench's certificate numbers) ends up wholly in the array, whatever
+    /// the order: keys first put in the probe table move into the array as it grows.
+    @Test func shuffledDenseIdsEndInTheArray() {
+        var generator = SplitMix64(seed: 11)
+        var keys = Array(Int64(10_000)..<Int64(310_000))
+        for index in keys.indices.reversed() { keys.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
+        var table = IntegerKeyTable()
+        for (ordinal, key) in keys.enumerated() { table[key] = Int32(ordinal) }
+        #expect(table.count == keys.count && table.otherCount == 0)
+        #expect(table.directCount <= 4 * keys.count)
+        for (ordinal, key) in keys.enumerated() { #expect(table[key] == Int32(ordinal)) }
+        #expect(table[9_999] == nil && table[310_000] == nil && table[-1] == nil)
+    }
+
+    /// Negative, huge, dense, repeated and migrating keys agree with a dictionary; sparse keys do not
+    /// make the array grow past four slots a key.
+    @Test func agreesWithADictionary() {
+        var generator = SplitMix64(seed: 5)
+        var table = IntegerKeyTable()
+        var reference: [Int64: Int32] = [:]
+        for ordinal in 0..<150_000 {
+            let roll = generator.next()
+            let key: Int64 = switch roll % 5 {
+            case 0: -Int64(roll % 1000)
+            case 1: Int64(bitPattern: generator.next()) >> 4
+            case 2: Int64(roll % 40_000)  // repeats: values replaced
+            case 3: Int64(ordinal) * 3  // ahead of the array, then covered by it
+            default: Int64(roll % 2_000_000)
+            }
+            table[key] = Int32(ordinal)
+            reference[key] = Int32(ordinal)
+            #expect(table.directCount <= max(1 << 16, 4 * (table.count + 1)))
+        }
+        #expect(table.count == reference.count)
+        for (key, value) in reference { #expect(table[key] == value) }
+        #expect(table[Int64.max] == nil && table[Int64.min] == nil)
     }
 }
 
