@@ -46,12 +46,17 @@ struct KeyPass {
     mutating func readKeys(progress: (@Sendable (String) -> Void)?) throws {
         let validate = plan.maxErrors > 0 || plan.dryRun
         for group in plan.groups {
-            var reading = Reading(pass: self, group: group, validate: validate, progress: progress)
+            var reading = Reading(pass: self, group: group, checks: validate ? ValueChecks(plan: plan, group: group) : nil,
+                                  progress: progress)
+            defer { reading.checks?.stop() }
+            // Values are converted on the checks' thread: this one reads the fields it needs for keys,
+            // links and uniqueness constraints.
+            let values = validate && group.entities.contains { !mapping.entities[$0].uniqueness.isEmpty }
             let sourceCount = mapping.entities[group.entities[0]].sources.count
             for sourceIndex in 0..<sourceCount {
                 let first = mapping.entities[group.entities[0]].sources[sourceIndex]
                 let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
-                reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: validate))
+                reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: values))
                 reading.start(source: sourceIndex, name: first.name)
                 do {
                     _ = try reader.visitRows(&reading)
@@ -65,21 +70,51 @@ struct KeyPass {
         }
     }
 
+    /// What the key pass reads of one entity's records from one source, copied out of the plan once
+    /// per source so that the per-record loop touches one object instead of copying plan structs.
+    fileprivate final class KeyFields {
+        let entityIndex: Int
+        let source: SourcePlan
+        let hasKey: Bool
+        /// The key's field when the key is one field, else -1.
+        let singleKeyField: Int
+        let primaryKeyField: Int?
+        let linkFields: [[Int]]
+        let linkSeparators: [String?]
+        let checksUniqueness: Bool
+
+        init(entityIndex: Int, entity: EntityPlan, sourceIndex: Int) {
+            let source = entity.sources[sourceIndex]
+            self.entityIndex = entityIndex
+            self.source = source
+            hasKey = entity.hasKey
+            singleKeyField = source.keyFields.count == 1 ? source.keyFields[0] : -1
+            primaryKeyField = source.primaryKeyField
+            linkFields = source.linkFields
+            linkSeparators = entity.fieldLinks.map(\.separator)
+            checksUniqueness = !entity.uniqueness.isEmpty
+        }
+    }
+
     /// The key pass over one source group: the group's entity states while they are filled.
     private struct Reading: RowInputVisitor {
         var pass: KeyPass
         let group: BuildPlan.SourceGroup
-        let validate: Bool
+        /// The values' failures, when values are checked.
+        var checks: ValueChecks?
         let progress: (@Sendable (String) -> Void)?
         var locals: [EntityState]
+        private var fields: [KeyFields] = []
         private var sourceIndex = 0
         private var sourceName = ""
         private var read = 0
+        /// Records read from the group's sources so far.
+        private var groupRead = 0
 
-        init(pass: KeyPass, group: BuildPlan.SourceGroup, validate: Bool, progress: (@Sendable (String) -> Void)?) {
+        init(pass: KeyPass, group: BuildPlan.SourceGroup, checks: ValueChecks?, progress: (@Sendable (String) -> Void)?) {
             self.pass = pass
             self.group = group
-            self.validate = validate
+            self.checks = checks
             self.progress = progress
             locals = group.entities.map { index in
                 var state = EntityState()
@@ -92,57 +127,55 @@ struct KeyPass {
             sourceIndex = source
             sourceName = name
             read = 0
+            fields = group.entities.map { KeyFields(entityIndex: $0, entity: pass.mapping.entities[$0], sourceIndex: source) }
         }
 
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
-            for (slot, index) in group.entities.enumerated() {
-                try pass.readKeys(&input, entityIndex: index, source: pass.mapping.entities[index].sources[sourceIndex],
-                                  sourceIndex: sourceIndex, validate: validate, state: &locals[slot])
+            let failures = try checks?.failures(of: groupRead)
+            for slot in fields.indices {
+                try pass.readKeys(&input, fields[slot], sourceIndex: sourceIndex, failures: failures, slot: slot, state: &locals[slot])
             }
+            groupRead += 1
             read += 1
             if read & 0xFFFF == 0 { progress?("\(sourceName): \(read) records read") }
             return true
         }
     }
 
-    /// The key pass for one record of one entity.
+    /// The key pass for one record of one entity. `failures` are the record's failed values when values
+    /// are checked (``ValueChecks``), nil when they are not.
     @inline(__always)
-    fileprivate mutating func readKeys<Input: RowInput>(_ input: inout Input, entityIndex index: Int, source: SourcePlan,
-                                                        sourceIndex: Int, validate: Bool, state: inout EntityState) throws {
-        let entity = mapping.entities[index]
+    fileprivate mutating func readKeys<Input: RowInput>(_ input: inout Input, _ fields: KeyFields, sourceIndex: Int,
+                                                        failures: ArraySlice<ValueChecks.Failure>?, slot: Int,
+                                                        state: inout EntityState) throws {
+        let validate = failures != nil
+        let index = fields.entityIndex
         let ordinal = state.count
         state.count += 1
         var keep = true
-        if let field = source.primaryKeyField {
-            let chosen = try chosenPrimaryKey(&input, field: field, entity: entity)
+        if let field = fields.primaryKeyField {
+            let chosen = try chosenPrimaryKey(&input, field: field, entity: mapping.entities[index])
             if chosen == 0 { keep = false }
             state.chosenPrimaryKeys.append(chosen)
         }
-        if validate {
-            for fill in source.fills {
-                guard case .attribute(let attribute) = fill, !input.acceptsFast(attribute) else { continue }
-                let record = try input.record()
-                do {
-                    _ = try attribute.value(record)
-                } catch {
-                    keep = false
-                    try rejections.reject(Rejections.mappingError(record, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
-                                                                  entity: entity.name, attribute: attribute.attribute.name, failure: error))
-                }
+        if let failures {
+            for failure in failures where failure.slot == slot {
+                keep = false
+                try rejections.reject(failure.error)
             }
-            if !keep, entity.hasKey, let key = NaturalKey.key(try input.record().values, at: source.keyFields) {
+            if !keep, fields.hasKey, let key = NaturalKey.key(try input.record().values, at: fields.source.keyFields) {
                 rejectedKeys[index, default: [:]][LinkKey(key)] = (try input.record().location, key)
             }
         }
-        if entity.hasKey && keep {
-            keep = try indexKey(&input, ordinal: ordinal, source: source, entity: entity, state: &state)
+        if fields.hasKey && keep {
+            keep = try indexKey(&input, ordinal: ordinal, fields: fields, state: &state)
         }
-        if validate && keep && !entity.uniqueness.isEmpty {
+        if validate && keep && fields.checksUniqueness {
             keep = try uniqueness.admit(try input.record(), entityIndex: index, sourceIndex: sourceIndex, ordinal: ordinal,
                                         plan: plan, rejections: &rejections)
         }
         if keep, let existing {
-            let key = existing.storedKey(try input.record(), source: source, reader: existing.keyReaders[index])
+            let key = existing.storedKey(try input.record(), source: fields.source, reader: existing.keyReaders[index])
             let primaryKey = key.flatMap { existing.keys[index][LinkKey($0)] } ?? 0
             if primaryKey != 0 && insertOnly {
                 keep = false
@@ -154,15 +187,16 @@ struct KeyPass {
         }
         if !keep && !(insertOnly && state.existingPrimaryKeys.last ?? 0 != 0) { state.rejected += 1 }
         state.kept.append(keep)
-        for (link, fields) in zip(entity.fieldLinks.indices, source.linkFields) {
-            if fields.count == 1 {
-                if entity.fieldLinks[link].separator == nil, let number = input.integerKey(field: fields[0]) {
+        for link in fields.linkFields.indices {
+            let linkFields = fields.linkFields[link]
+            if linkFields.count == 1 {
+                if fields.linkSeparators[link] == nil, let number = input.integerKey(field: linkFields[0]) {
                     state.linkKeys[link].append(integer: number)
                 } else {
-                    state.linkKeys[link].append(NaturalKey.keys(try input.record().values[fields[0]], separator: entity.fieldLinks[link].separator))
+                    state.linkKeys[link].append(NaturalKey.keys(try input.record().values[linkFields[0]], separator: fields.linkSeparators[link]))
                 }
             } else {
-                state.linkKeys[link].append(single: NaturalKey.key(try input.record().values, at: fields))
+                state.linkKeys[link].append(single: NaturalKey.key(try input.record().values, at: linkFields))
             }
         }
     }
@@ -180,18 +214,19 @@ struct KeyPass {
     }
 
     /// Adds the record's key to the index under the duplicate policy; false when the record gets no row.
-    private mutating func indexKey<Input: RowInput>(_ input: inout Input, ordinal: Int, source: SourcePlan, entity: EntityPlan,
+    private mutating func indexKey<Input: RowInput>(_ input: inout Input, ordinal: Int, fields: KeyFields,
                                                     state: inout EntityState) throws -> Bool {
-        let field = entity.keyFieldName ?? ""
-        let key: String
-        if source.keyFields.count == 1, let number = input.integerKey(field: source.keyFields[0]) {
+        if fields.singleKeyField >= 0, let number = input.integerKey(field: fields.singleKeyField) {
             guard let earlier = state.keyIndex[integer: number] else {
                 state.keyIndex[integer: number] = Int32(ordinal)
                 return true
             }
-            return try keepDuplicate(&input, key: String(number), earlier: earlier, ordinal: ordinal, source: source,
-                                     entity: entity, state: &state)
+            return try keepDuplicate(&input, key: String(number), earlier: earlier, ordinal: ordinal, source: fields.source,
+                                     entity: mapping.entities[fields.entityIndex], state: &state)
         }
+        let source = fields.source, entity = mapping.entities[fields.entityIndex]
+        let field = entity.keyFieldName ?? ""
+        let key: String
         guard let text = NaturalKey.key(try input.record().values, at: source.keyFields) else {
             try rejections.reject(Rejections.mappingError(try input.record(), fieldIndex: source.keyFields.first, field: field,
                                                           entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))

@@ -112,6 +112,27 @@ import Testing
         #expect(report.rejected.first?.attribute == "isbn")
     }
 
+    /// Values are checked on a thread of their own, ahead of the key pass, in batches of records: bad
+    /// values on either side of batch boundaries are rejected in record order, and `--max-errors` stops
+    /// at the same record, whichever thread got there first.
+    @Test func valuesCheckedAheadKeepTheirOrderAcrossBatches() throws {
+        let bad: Set<Int> = [0, ValueChecks.batchRecords - 1, ValueChecks.batchRecords, ValueChecks.batchRecords + 1, 9_999]
+        var books = "isbn,title,shelf\n"
+        for record in 0..<10_000 { books += (bad.contains(record) ? "x\(record)" : "\(record + 1)") + ",T\(record),A\n" }
+        let folder = try Folder(books: books)
+        let lines = bad.sorted().map { $0 + 2 }
+        var options = SeedBuild.Options()
+        options.maxErrors = bad.count
+        let report = try SeedBuild.run(specPath: folder.path("spec.json"), options: options)
+        #expect(report.rejected.map(\.location.line) == lines)
+        #expect(report.entities.map(\.rows) == [10_000 - bad.count, 2])
+        #expect(try folder.rows("SELECT COUNT(*) FROM ZBOOK WHERE ZSHELF IS NOT NULL") == [[.integer(Int64(10_000 - bad.count))]])
+        options.maxErrors = bad.count - 1
+        let failure = try #require(throws: BuildFailure.self) { try SeedBuild.run(specPath: folder.path("spec.json"), options: options) }
+        let said = failure.diagnostics.map { "\($0.location ?? ""): \($0.message)" }.joined(separator: "\n")
+        #expect(said.contains("books.csv:\(lines.last!):"), "the error names the record past the limit: \(said)")
+    }
+
     /// The one-pass and the key-pass plans give the same store for the same input.
     @Test func bothNumberingsGiveTheSameStore() throws {
         let folder = try Folder()
