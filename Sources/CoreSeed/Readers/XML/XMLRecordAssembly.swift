@@ -94,7 +94,7 @@ struct XMLRecordAssembly: ~Copyable {
         if count == 0 {
             row[field] = slot(for: value)
         } else {
-            moreValues[field].append(value)
+            Self.append(value, to: moreValues + field)
         }
         valueCounts[field] = count + 1
     }
@@ -110,7 +110,7 @@ struct XMLRecordAssembly: ~Copyable {
             row[field] = .text(bytes.count, length)
             bytes.appendCopy(of: buffer, from: start, count: length)
         } else {
-            moreValues[field].append(.text(buffer.string(from: start, count: length)))
+            Self.append(.text(buffer.string(from: start, count: length)), to: moreValues + field)
         }
         valueCounts[field] = count + 1
     }
@@ -127,7 +127,7 @@ struct XMLRecordAssembly: ~Copyable {
             row[field] = .text(start, bytes.count - start)
         } else {
             guard let value = tag.value(of: name) else { return }
-            moreValues[field].append(.text(value))
+            Self.append(.text(value), to: moreValues + field)
         }
         valueCounts[field] = count + 1
     }
@@ -146,6 +146,17 @@ struct XMLRecordAssembly: ~Copyable {
         }
     }
 
+    // A field's later values are changed only through these two: Swift 6.3 with ThreadSanitizer
+    // (`swift test --sanitize=thread`) fails to compile an in-place change through the pointer
+    // (`moreValues[field].append(…)`) inside this `~Copyable` struct's methods ("Invalid bitcast").
+    private static func append(_ value: FieldValue, to values: UnsafeMutablePointer<[FieldValue]>) {
+        values.pointee.append(value)
+    }
+
+    private static func empty(_ values: UnsafeMutablePointer<[FieldValue]>) {
+        values.pointee.removeAll(keepingCapacity: true)
+    }
+
     /// The record's value of `field` (one value, the picked one, or a list), leaving it none.
     private mutating func takeSlot(of field: Int) -> XMLRecordBatch.Slot {
         let count = valueCounts[field]
@@ -154,7 +165,7 @@ struct XMLRecordAssembly: ~Copyable {
         let first = row[field]
         let pick = picks[field]
         if count == 1 { return pick <= 1 ? first : .null }
-        defer { moreValues[field].removeAll(keepingCapacity: true) }
+        defer { Self.empty(moreValues + field) }
         switch pick {
         case 0: return slot(for: .list([XMLRecordBatch.value(first, bytes: bytes, others: others)] + moreValues[field]))
         case 1: return first
