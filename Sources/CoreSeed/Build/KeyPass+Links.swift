@@ -67,7 +67,15 @@ extension KeyPass {
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
                 let linking = linkPlan(entity: index, relationship: link.relationship)
                 let keys = states[index].linkKeys[linkIndex]
+                let sameRecord = sameRecordDestination(entity: index, link: linkIndex, candidates: linking.candidates)
                 for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
+                    let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].primaryKeys[ordinal])
+                    // The destination's record `ordinal` has this record's key (no look-up), when it has a row.
+                    if let destination = sameRecord, states[destination].primaryKeys[ordinal] != 0 {
+                        let target = Target(entity: destination, ordinal: ordinal, primaryKey: states[destination].primaryKeys[ordinal])
+                        self.link(from: source, to: target, linking, position: 0)
+                        continue
+                    }
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
                         guard let target = lookup(linking.candidates, key) else {
                             // A key of a record rejected for its values: that rejection was reported.
@@ -77,13 +85,27 @@ extension KeyPass {
                             }
                             continue
                         }
-                        let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].primaryKeys[ordinal])
                         self.link(from: source, to: target, linking, position: position)
                     }
                 }
             }
             states[index].linkKeys = []  // no longer needed: free the memory before the second pass
         }
+    }
+
+    /// The one destination entity whose record `i` holds the key that record `i` of `entity` names
+    /// along `link`, for every `i`: both read from the same records (one source group), the link's
+    /// fields are the destination's key fields, one key a record, and every destination record's key
+    /// went into its index new (so the key of record `i` finds record `i`). Nil when any of that fails:
+    /// keys are then looked up.
+    func sameRecordDestination(entity index: Int, link linkIndex: Int, candidates: [Int]) -> Int? {
+        guard candidates.count == 1, let destination = candidates.first, states[destination].indexedEveryRecord,
+              states[destination].count == states[index].count,
+              plan.groups.contains(where: { $0.entities.contains(index) && $0.entities.contains(destination) }) else { return nil }
+        let entity = mapping.entities[index], target = mapping.entities[destination]
+        guard entity.fieldLinks[linkIndex].separator == nil, target.hasKey,
+              zip(entity.sources, target.sources).allSatisfy({ $0.linkFields[linkIndex] == $1.keyFields }) else { return nil }
+        return destination
     }
 
     /// Records one link in the to-one columns of either side, or as a join row.
@@ -93,14 +115,14 @@ extension KeyPass {
         if let slot = linking.slot {
             guard let ordinal = source.ordinal else { return }
             states[source.entity].toOneKeys[slot][ordinal] = targetKey
-            states[source.entity].toOneEntities[slot][ordinal] = Int32(mapping.entities[target.entity].number)
-            if let inverse, inverse.isToMany, inverse.isOrdered {
+            setEntity(target.entity, entity: source.entity, slot: slot, ordinal: ordinal)
+            if let inverse, inverse.isToMany, inverse.isOrdered, !states[source.entity].toOneOrders[slot].isEmpty {
                 states[source.entity].toOneOrders[slot][ordinal] = nextOrder("\(target.entity).\(inverse.name)", targetKey)
             }
             // The inverse column of a row only in the existing store is left as it is.
             if let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] {
                 states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
-                states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(mapping.entities[source.entity].number)
+                setEntity(source.entity, entity: target.entity, slot: inverseSlot, ordinal: targetOrdinal)
             }
             return
         }
@@ -109,8 +131,10 @@ extension KeyPass {
             // One-to-many given from the to-many side: the key lives on the destination's to-one.
             guard let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] else { return }
             states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
-            states[target.entity].toOneEntities[inverseSlot][targetOrdinal] = Int32(mapping.entities[source.entity].number)
-            if relationship.isOrdered { states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = Int64(position + 1) }
+            setEntity(source.entity, entity: target.entity, slot: inverseSlot, ordinal: targetOrdinal)
+            if relationship.isOrdered, !states[target.entity].toOneOrders[inverseSlot].isEmpty {
+                states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = Int64(position + 1)
+            }
             return
         }
         // Many-to-many: a join row; A (the join table's first entity) may be either side.
@@ -127,6 +151,13 @@ extension KeyPass {
         if joinSeen[join.name, default: []].insert(row).inserted {
             joinRows[join.name, default: []].append(row)
         }
+    }
+
+    /// Records that `entity`'s record `ordinal` points along to-one `slot` at a row of seeded entity
+    /// `destination`, when its table has the column for the destination's entity number.
+    private mutating func setEntity(_ destination: Int, entity: Int, slot: Int, ordinal: Int) {
+        guard !states[entity].toOneEntities[slot].isEmpty else { return }
+        states[entity].toOneEntities[slot][ordinal] = Int32(mapping.entities[destination].number)
     }
 
     /// The next 1-based position in the ordered relationship `scope` of the row with key `key`.

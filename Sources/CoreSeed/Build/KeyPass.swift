@@ -66,88 +66,17 @@ struct KeyPass {
                 }
             }
             self = reading.pass
-            for (slot, index) in group.entities.enumerated() { states[index] = reading.locals[slot] }
-        }
-    }
-
-    /// What the key pass reads of one entity's records from one source, copied out of the plan once
-    /// per source so that the per-record loop touches one object instead of copying plan structs.
-    fileprivate final class KeyFields {
-        let entityIndex: Int
-        let source: SourcePlan
-        let hasKey: Bool
-        /// The key's field when the key is one field, else -1.
-        let singleKeyField: Int
-        let primaryKeyField: Int?
-        let linkFields: [[Int]]
-        let linkSeparators: [String?]
-        let checksUniqueness: Bool
-
-        init(entityIndex: Int, entity: EntityPlan, sourceIndex: Int) {
-            let source = entity.sources[sourceIndex]
-            self.entityIndex = entityIndex
-            self.source = source
-            hasKey = entity.hasKey
-            singleKeyField = source.keyFields.count == 1 ? source.keyFields[0] : -1
-            primaryKeyField = source.primaryKeyField
-            linkFields = source.linkFields
-            linkSeparators = entity.fieldLinks.map(\.separator)
-            checksUniqueness = !entity.uniqueness.isEmpty
-        }
-    }
-
-    /// The key pass over one source group: the group's entity states while they are filled.
-    private struct Reading: RowInputVisitor {
-        var pass: KeyPass
-        let group: BuildPlan.SourceGroup
-        /// The values' failures, when values are checked.
-        var checks: ValueChecks?
-        let progress: (@Sendable (String) -> Void)?
-        var locals: [EntityState]
-        private var fields: [KeyFields] = []
-        private var sourceIndex = 0
-        private var sourceName = ""
-        private var read = 0
-        /// Records read from the group's sources so far.
-        private var groupRead = 0
-
-        init(pass: KeyPass, group: BuildPlan.SourceGroup, checks: ValueChecks?, progress: (@Sendable (String) -> Void)?) {
-            self.pass = pass
-            self.group = group
-            self.checks = checks
-            self.progress = progress
-            locals = group.entities.map { index in
-                var state = EntityState()
-                state.linkKeys = Array(repeating: LinkKeys(), count: pass.mapping.entities[index].fieldLinks.count)
-                return state
-            }
-        }
-
-        mutating func start(source: Int, name: String) {
-            sourceIndex = source
-            sourceName = name
-            read = 0
-            fields = group.entities.map { KeyFields(entityIndex: $0, entity: pass.mapping.entities[$0], sourceIndex: source) }
-        }
-
-        mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
-            let failures = try checks?.failures(of: groupRead)
-            for slot in fields.indices {
-                try pass.readKeys(&input, fields[slot], sourceIndex: sourceIndex, failures: failures, slot: slot, state: &locals[slot])
-            }
-            groupRead += 1
-            read += 1
-            if read & 0xFFFF == 0 { progress?("\(sourceName): \(read) records read") }
-            return true
+            for (slot, state) in reading.finish().enumerated() { states[group.entities[slot]] = state }
         }
     }
 
     /// The key pass for one record of one entity. `failures` are the record's failed values when values
-    /// are checked (``ValueChecks``), nil when they are not.
+    /// are checked (``ValueChecks``), nil when they are not; `indexShared` says another entity's index
+    /// takes this record's key for this one too (``IndexSharing``: a key not seen before).
     @inline(__always)
-    fileprivate mutating func readKeys<Input: RowInput>(_ input: inout Input, _ fields: KeyFields, sourceIndex: Int,
-                                                        failures: ArraySlice<ValueChecks.Failure>?, slot: Int,
-                                                        state: inout EntityState) throws {
+    mutating func readKeys<Input: RowInput>(_ input: inout Input, _ fields: KeyFields, sourceIndex: Int,
+                                            failures: ArraySlice<ValueChecks.Failure>?, slot: Int, indexShared: Bool,
+                                            state: inout EntityState) throws {
         let validate = failures != nil
         let index = fields.entityIndex
         let ordinal = state.count
@@ -168,7 +97,9 @@ struct KeyPass {
             }
         }
         if fields.hasKey && keep {
-            keep = try indexKey(&input, ordinal: ordinal, fields: fields, state: &state)
+            if !indexShared { keep = try indexKey(&input, ordinal: ordinal, fields: fields, state: &state) }
+        } else {
+            state.indexedEveryRecord = false
         }
         if validate && keep && fields.checksUniqueness {
             keep = try uniqueness.admit(try input.record(), entityIndex: index, sourceIndex: sourceIndex, ordinal: ordinal,
@@ -228,6 +159,7 @@ struct KeyPass {
         let field = entity.keyFieldName ?? ""
         let key: String
         guard let text = NaturalKey.key(try input.record().values, at: source.keyFields) else {
+            state.indexedEveryRecord = false
             try rejections.reject(Rejections.mappingError(try input.record(), fieldIndex: source.keyFields.first, field: field,
                                                           entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))
             return false
@@ -243,6 +175,7 @@ struct KeyPass {
     /// A key seen before, at record `earlier`: the duplicate policy decides which record keeps it.
     private mutating func keepDuplicate<Input: RowInput>(_ input: inout Input, key: String, earlier: Int32, ordinal: Int,
                                                          source: SourcePlan, entity: EntityPlan, state: inout EntityState) throws -> Bool {
+        state.indexedEveryRecord = false
         switch entity.duplicatePolicy {
         case .error:
             let firstSeen = try plan.locate(entity: entity, ordinal: Int(earlier))
@@ -291,8 +224,12 @@ struct KeyPass {
             counters[entity.rootName] = counter
             let slots = entity.toOneSlots.count, count = states[index].count
             states[index].toOneKeys = Array(repeating: Array(repeating: 0, count: count), count: slots)
-            states[index].toOneEntities = Array(repeating: Array(repeating: 0, count: count), count: slots)
-            states[index].toOneOrders = Array(repeating: Array(repeating: 0, count: count), count: slots)
+            // Entity numbers and order keys only for the slots whose table has those columns.
+            let fills = entity.sources.flatMap(\.fills)
+            let entityColumns = Set(fills.compactMap { if case .toOneEntity(let slot) = $0 { slot } else { nil } })
+            let orderColumns = Set(fills.compactMap { if case .toOneOrder(let slot) = $0 { slot } else { nil } })
+            states[index].toOneEntities = (0..<slots).map { entityColumns.contains($0) ? Array(repeating: 0, count: count) : [] }
+            states[index].toOneOrders = (0..<slots).map { orderColumns.contains($0) ? Array(repeating: 0, count: count) : [] }
         }
         maxPrimaryKeys = counters
     }
