@@ -39,6 +39,7 @@ extension KeyPass {
         private var fields: [KeyFields] = []
         private var sourceIndex = 0
         private var sourceName = ""
+        private var sourcePath = ""
         private var read = 0
         /// Records read from the group's sources so far.
         private var groupRead = 0
@@ -59,12 +60,13 @@ extension KeyPass {
         mutating func start(source: Int, name: String) {
             sourceIndex = source
             sourceName = name
+            sourcePath = pass.mapping.spec.resolve(pass.mapping.entities[group.entities[0]].sources[source].spec.path)
             read = 0
             fields = group.entities.map { KeyFields(entityIndex: $0, entity: pass.mapping.entities[$0], sourceIndex: source) }
         }
 
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
-            let failures = try checks?.failures(of: groupRead)
+            let failures = try checks?.failures(of: groupRead, in: sourcePath)
             if sharing.isSharing { sharing.check(&input, failures: failures, fields: fields, locals: &locals) }
             for slot in fields.indices {
                 try pass.readKeys(&input, fields[slot], sourceIndex: sourceIndex, failures: failures, slot: slot,

@@ -43,13 +43,15 @@ struct ValueChecks {
         thread.start()
     }
 
-    /// The failures of record `record` (records are asked for in order). Throws what stopped the
-    /// checking thread before it reached the record, such as a reader error.
-    mutating func failures(of record: Int) throws -> ArraySlice<Failure> {
+    /// The failures of record `record` (records are asked for in order), read from the source at
+    /// `path`. Throws what stopped the checking thread before it reached the record, such as a reader
+    /// error.
+    mutating func failures(of record: Int, in path: String) throws -> ArraySlice<Failure> {
         while record >= batch.end {
             guard let next = try handoff.take() else {
-                // Both threads read the same files: the checks ended first only if a source changed.
-                throw FileError(message: "a source changed while it was read: build again")
+                // Both threads read the same files: the checks end first only if a file changed between.
+                throw FileError(.unreadableInput, path: path, message: "the file changed while it was read (fewer records "
+                                + "the second time): build again once nothing writes to it")
             }
             batch = next
             position = 0

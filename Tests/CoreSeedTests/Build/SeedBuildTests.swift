@@ -133,6 +133,22 @@ import Testing
         #expect(said.contains("books.csv:\(lines.last!):"), "the error names the record past the limit: \(said)")
     }
 
+    /// The checks' thread reads the sources a second time: a file with fewer records by then (changed
+    /// between the readings) is an error naming the file, not a record without its checks.
+    @Test func valueChecksThatEndFirstNameTheFile() throws {
+        let folder = try Folder()
+        var options = SeedBuild.Options()
+        options.maxErrors = 1
+        let plan = try Self.plan(folder, options)
+        let books = try #require(plan.groups.first { plan.mapping.entities[$0.entities[0]].name == "Book" })
+        var checks = ValueChecks(plan: plan, group: books)
+        defer { checks.stop() }
+        #expect(try checks.failures(of: 2, in: folder.path("books.csv")).isEmpty)
+        let error = try #require(throws: FileError.self) { try checks.failures(of: 3, in: folder.path("books.csv")) }
+        #expect(error.path == folder.path("books.csv") && error.kind == .unreadableInput)
+        #expect(error.message.contains("changed while it was read"))
+    }
+
     /// The one-pass and the key-pass plans give the same store for the same input.
     @Test func bothNumberingsGiveTheSameStore() throws {
         let folder = try Folder()
