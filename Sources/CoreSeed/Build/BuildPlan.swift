@@ -58,6 +58,17 @@ struct BuildPlan: Sendable {
         if case .asRead = numbering { true } else { false }
     }
 
+    /// Whether SQLite can number entity `index`'s new rows as they are inserted (its inserts leave
+    /// `Z_PK` out, which saves SQLite a look-up a row): rows numbered as read; or, after a key pass, a
+    /// new store (no stored rows to number after), rows numbered by counting (no `primaryKey`), and no
+    /// other seeded entity in its table — its rows then arrive numbered 1, 2, 3, … in insert order.
+    func numbersByInsertion(_ index: Int, updatesAStore: Bool) -> Bool {
+        if isNumberedAsRead { return true }
+        let entity = mapping.entities[index]
+        guard !updatesAStore, !entity.keepsPrimaryKeys else { return false }
+        return mapping.entities.filter { $0.rootName == entity.rootName }.count == 1
+    }
+
     /// The entities grouped by their source lists, in entity order.
     private static func sourceGroups(_ mapping: SeedPlan) -> [SourceGroup] {
         var groups: [[String]: [Int]] = [:]

@@ -66,6 +66,8 @@ struct RowProducer: Sendable {
         let unresolved: [Int32: [(link: Int, position: Int)]]
         let hasUnresolved: Bool
         let slots: [BuildPlan.SlotSource]?
+        /// Its inserts leave `Z_PK` out (SQLite numbers the rows as they come).
+        let numberedByInsertion: Bool
         let keepsBlanks: Bool
         /// The row pass checks uniqueness constraints (the key pass did not check values).
         let checksUniqueness: Bool
@@ -111,6 +113,7 @@ struct RowProducer: Sendable {
                                   matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
                                   toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
                                   hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots,
+                                  numberedByInsertion: producer.statements.numberedByInsertion[index],
                                   keepsBlanks: mapping.entities[index].keepsBlanks,
                                   checksUniqueness: !mapping.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun),
                                   tableName: mapping.entities[index].table.name, externalData: producer.externalData)
@@ -257,7 +260,7 @@ struct RowProducer: Sendable {
             if let parameters, parameters[offset] == nil { continue }
             switch fills[offset] {
             case .entityNumber where constantsInlined, .optimisticLock where constantsInlined: continue
-            case .primaryKey where constantsInlined && cursor.slots != nil: continue
+            case .primaryKey where constantsInlined && cursor.numberedByInsertion: continue
             default: count += 1
             }
             switch fills[offset] {

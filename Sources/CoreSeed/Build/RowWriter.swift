@@ -9,6 +9,9 @@ struct RowStatements {
         var insertRun: [Int32] = []
         /// Per entity and source: the update statement's index and, per column, its parameter.
         var update: [[(statement: Int32, parameters: [Int32?])?]] = []
+        /// Per entity: its inserts leave `Z_PK` out, for SQLite to number the rows 1, 2, 3, … as they
+        /// come (``BuildPlan/numbersByInsertion(_:updatesAStore:)``).
+        var numberedByInsertion: [Bool] = []
     }
 
     var statements: [SQLiteStatement] = []
@@ -27,19 +30,22 @@ final class RowWriter {
     /// Rows per multi-row insert: the statement overhead (cursor, halt, reset) is paid once per run.
     static let insertRunLength = 16
 
-    /// Prepares every statement of the row pass. `updateStatement` gives an entity's update for one
-    /// source in an upsert (nil: nothing to update).
-    init(writer: StoreWriter, mapping: SeedPlan, numberedByInsertion: Bool, updatesAStore: Bool,
+    /// Prepares every statement of the row pass. `numberedByInsertion` says, per entity, whether its
+    /// inserts leave `Z_PK` to SQLite; `updateStatement` gives an entity's update for one source in an
+    /// upsert (nil: nothing to update).
+    init(writer: StoreWriter, mapping: SeedPlan, numberedByInsertion: [Bool], updatesAStore: Bool,
          updateStatement: (EntityPlan, Int, SourcePlan) throws -> (SQLiteStatement, [Int32?])?) throws {
         var prepared = RowStatements()
+        prepared.indexes.numberedByInsertion = numberedByInsertion
         for (index, entity) in mapping.entities.enumerated() {
             prepared.indexes.insert.append(Int32(prepared.statements.count))
             prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number,
-                                                              numberedByInsertion: numberedByInsertion))
+                                                              numberedByInsertion: numberedByInsertion[index]))
             if !updatesAStore {
                 prepared.indexes.insertRun.append(Int32(prepared.statements.count))
                 prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number,
-                                                                  numberedByInsertion: numberedByInsertion, rows: RowWriter.insertRunLength))
+                                                                  numberedByInsertion: numberedByInsertion[index],
+                                                                  rows: RowWriter.insertRunLength))
             }
             var updates: [(statement: Int32, parameters: [Int32?])?] = []
             for source in entity.sources {

@@ -157,7 +157,9 @@ public enum SeedBuild {
             }
         }
         let rows = try destination.writer.map { writer in
-            try RowWriter(writer: writer, mapping: mapping, numberedByInsertion: plan.isNumberedAsRead, updatesAStore: existing != nil,
+            try RowWriter(writer: writer, mapping: mapping,
+                          numberedByInsertion: mapping.entities.indices.map { plan.numbersByInsertion($0, updatesAStore: existing != nil) },
+                          updatesAStore: existing != nil,
                           updateStatement: { entity, index, source in
                               try updateStatement(for: entity, toOneKeys: keys.states[index].toOneKeys, source: source, store: writer.store)
                           })
@@ -343,6 +345,7 @@ extension RowStatements.Indexes {
         var indexes = Self()
         indexes.insert = Array(repeating: -1, count: mapping.entities.count)
         indexes.update = mapping.entities.map { Array(repeating: nil, count: $0.sources.count) }
+        indexes.numberedByInsertion = Array(repeating: false, count: mapping.entities.count)
         return indexes
     }
 }

@@ -149,6 +149,41 @@ import Testing
         #expect(error.message.contains("changed while it was read"))
     }
 
+    /// After a key pass, SQLite numbers an entity's new rows itself (inserts without `Z_PK`) only when
+    /// they arrive numbered 1, 2, 3, …: a new store, no `primaryKey`, no other seeded entity in its table.
+    @Test func rowsAreNumberedByInsertionOnlyWhenTheyArriveInOrder() throws {
+        let folder = try Folder()
+        var tolerant = SeedBuild.Options()
+        tolerant.maxErrors = 1
+        let plan = try Self.plan(folder, tolerant)
+        #expect(!plan.isNumberedAsRead)
+        #expect(plan.mapping.entities.indices.allSatisfy { plan.numbersByInsertion($0, updatesAStore: false) })
+        #expect(!plan.mapping.entities.indices.contains { plan.numbersByInsertion($0, updatesAStore: true) })
+        try folder.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite", "sources": { "books": { "csv": "books.csv" } },
+              "entities": { "Book": { "from": "books", "key": "isbn", "primaryKey": "isbn" } } }
+            """)
+        #expect(try !Self.plan(folder, tolerant).numbersByInsertion(0, updatesAStore: false))
+        try folder.write("Library.xcdatamodeld/Library.xcdatamodel/contents", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <model userDefinedModelVersionIdentifier="">
+              <entity name="Book" parentEntity="Item"/>
+              <entity name="Item"><attribute name="code" attributeType="String"/></entity>
+              <entity name="Map" parentEntity="Item"/>
+            </model>
+            """)
+        try folder.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite",
+              "sources": { "books": { "csv": "shelves.csv" }, "maps": { "csv": "shelves.csv" } },
+              "entities": { "Book": { "from": "books", "key": "code" }, "Map": { "from": "maps", "key": "code" } } }
+            """)
+        let shared = try Self.plan(folder, tolerant)
+        #expect(shared.mapping.entities.map(\.name) == ["Book", "Map"])
+        #expect(!shared.numbersByInsertion(0, updatesAStore: false) && !shared.numbersByInsertion(1, updatesAStore: false))
+        _ = try SeedBuild.run(specPath: folder.path("spec.json"), options: tolerant)
+        #expect(try folder.rows("SELECT Z_PK, Z_ENT, ZCODE FROM ZITEM ORDER BY Z_PK").map { $0[2] } == [.text("A"), .text("B"), .text("A"), .text("B")])
+    }
+
     /// The one-pass and the key-pass plans give the same store for the same input.
     @Test func bothNumberingsGiveTheSameStore() throws {
         let folder = try Folder()
