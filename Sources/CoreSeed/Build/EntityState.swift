@@ -15,8 +15,6 @@ struct EntityState {
     var skippedExisting = 0
     /// Natural key → record ordinal.
     var keyIndex = KeyIndex()
-    /// Every record's key went into `keyIndex` as a key not seen before: record `i`'s key maps to `i`.
-    var indexedEveryRecord = true
     /// Per field link: the destination keys each record names.
     var linkKeys: [LinkKeys] = []
     /// Per to-one slot: destination `Z_PK` (0 = NULL), destination entity number, order key.

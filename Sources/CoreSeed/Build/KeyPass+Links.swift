@@ -70,7 +70,7 @@ extension KeyPass {
                 let sameRecord = sameRecordDestination(entity: index, link: linkIndex, candidates: linking.candidates)
                 for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
                     let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].primaryKeys[ordinal])
-                    // The destination's record `ordinal` has this record's key (no look-up), when it has a row.
+                    // A destination record with a row is the one its own key finds: record `ordinal` (no look-up).
                     if let destination = sameRecord, states[destination].primaryKeys[ordinal] != 0 {
                         let target = Target(entity: destination, ordinal: ordinal, primaryKey: states[destination].primaryKeys[ordinal])
                         self.link(from: source, to: target, linking, position: 0)
@@ -95,12 +95,12 @@ extension KeyPass {
 
     /// The one destination entity whose record `i` holds the key that record `i` of `entity` names
     /// along `link`, for every `i`: both read from the same records (one source group), the link's
-    /// fields are the destination's key fields, one key a record, and every destination record's key
-    /// went into its index new (so the key of record `i` finds record `i`). Nil when any of that fails:
-    /// keys are then looked up.
+    /// fields are the destination's key fields, one key a record. A destination record that has a row
+    /// is the record its key maps to (a later one with the key has no row, or took the key and the
+    /// row), so record `i` with a row is what looking up record `i`'s key finds. Nil when any of that
+    /// fails: keys are then looked up.
     func sameRecordDestination(entity index: Int, link linkIndex: Int, candidates: [Int]) -> Int? {
-        guard candidates.count == 1, let destination = candidates.first, states[destination].indexedEveryRecord,
-              states[destination].count == states[index].count,
+        guard candidates.count == 1, let destination = candidates.first, states[destination].count == states[index].count,
               plan.groups.contains(where: { $0.entities.contains(index) && $0.entities.contains(destination) }) else { return nil }
         let entity = mapping.entities[index], target = mapping.entities[destination]
         guard entity.fieldLinks[linkIndex].separator == nil, target.hasKey,

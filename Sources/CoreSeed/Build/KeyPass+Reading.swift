@@ -70,7 +70,7 @@ extension KeyPass {
             if sharing.isSharing { sharing.check(&input, failures: failures, fields: fields, locals: &locals) }
             for slot in fields.indices {
                 try pass.readKeys(&input, fields[slot], sourceIndex: sourceIndex, failures: failures, slot: slot,
-                                  indexShared: sharing.leaderOf[slot] != nil, state: &locals[slot])
+                                  indexShared: sharing.shares[slot], state: &locals[slot])
             }
             groupRead += 1
             read += 1
@@ -88,26 +88,27 @@ extension KeyPass {
     /// Entities of one source group keyed by the same one field under the same duplicate policy see
     /// the same records, and so build the same key index as long as each record is kept or left out by
     /// all of them alike and brings a key not seen before. While that holds, the first of them (the
-    /// leader) keeps the one index for all: one look-up a record instead of one per entity. At the
-    /// first record that breaks it, the others take a copy of the index as it stands and go on with
-    /// their own, so every entity ends with exactly the index it would have built alone.
+    /// leader) keeps the one index for all, and each record's key goes into it here, once for all of
+    /// them. At the first record that breaks it, the others take a copy of the index as it stands and
+    /// go on with their own, so every entity ends with exactly the index it would have built alone.
     struct IndexSharing {
-        /// Per slot: the leader's slot while the slot shares the leader's index, else nil.
-        private(set) var leaderOf: [Int?]
+        /// Per slot: the slot is in a family still sharing one index (its records' keys go in here).
+        private(set) var shares: [Bool]
         /// The leaders and the slots still sharing their index.
         private var families: [(leader: Int, followers: [Int])] = []
 
         var isSharing: Bool { !families.isEmpty }
 
         init(group: BuildPlan.SourceGroup, plan: BuildPlan) {
-            leaderOf = Array(repeating: nil, count: group.entities.count)
+            shares = Array(repeating: false, count: group.entities.count)
             var leaders: [String: Int] = [:]
             for (slot, index) in group.entities.enumerated() {
                 let entity = plan.mapping.entities[index]
                 guard entity.hasKey, !entity.keepsPrimaryKeys, entity.sources.allSatisfy({ $0.keyFields.count == 1 }) else { continue }
                 let family = "\(plan.duplicateIndexKey(index)) \(entity.duplicatePolicy)"
                 if let leader = leaders[family] {
-                    leaderOf[slot] = leader
+                    shares[slot] = true
+                    shares[leader] = true
                     if let position = families.firstIndex(where: { $0.leader == leader }) {
                         families[position].followers.append(slot)
                     } else {
@@ -119,8 +120,9 @@ extension KeyPass {
             }
         }
 
-        /// Before a record: ends the sharing of each family this record would give different indexes
-        /// (kept by some and not others, a key that is not an integer, a key seen before).
+        /// Before a record: puts its key into each sharing family's index when every member would
+        /// (kept by all, a new integer key); ends the sharing of each family the record would give
+        /// different indexes (kept by some and not others, a key that is not an integer, a key seen before).
         mutating func check<Input: RowInput>(_ input: inout Input, failures: ArraySlice<ValueChecks.Failure>?, fields: [KeyFields],
                                              locals: inout [EntityState]) {
             var position = 0
@@ -129,8 +131,8 @@ extension KeyPass {
                 let leaderFails = failures?.contains { $0.slot == leader } ?? false
                 var alike = followers.allSatisfy { slot in (failures?.contains { $0.slot == slot } ?? false) == leaderFails }
                 if alike && !leaderFails {
-                    if let key = input.integerKey(field: fields[leader].singleKeyField) {
-                        alike = locals[leader].keyIndex[integer: key] == nil
+                    if let key = input.integerKey(field: fields[leader].singleKeyField), locals[leader].keyIndex[integer: key] == nil {
+                        locals[leader].keyIndex[integer: key] = Int32(locals[leader].count)
                     } else {
                         alike = false
                     }
@@ -138,9 +140,10 @@ extension KeyPass {
                 if alike {
                     position += 1
                 } else {
+                    shares[leader] = false
                     for slot in followers {
                         locals[slot].keyIndex = locals[leader].keyIndex
-                        leaderOf[slot] = nil
+                        shares[slot] = false
                     }
                     families.remove(at: position)
                 }

@@ -71,8 +71,8 @@ struct KeyPass {
     }
 
     /// The key pass for one record of one entity. `failures` are the record's failed values when values
-    /// are checked (``ValueChecks``), nil when they are not; `indexShared` says another entity's index
-    /// takes this record's key for this one too (``IndexSharing``: a key not seen before).
+    /// are checked (``ValueChecks``), nil when they are not; `indexShared` says the record's key is
+    /// already in the index this entity shares (``IndexSharing`` put it there: a key not seen before).
     @inline(__always)
     mutating func readKeys<Input: RowInput>(_ input: inout Input, _ fields: KeyFields, sourceIndex: Int,
                                             failures: ArraySlice<ValueChecks.Failure>?, slot: Int, indexShared: Bool,
@@ -96,10 +96,8 @@ struct KeyPass {
                 rejectedKeys[index, default: [:]][LinkKey(key)] = (try input.record().location, key)
             }
         }
-        if fields.hasKey && keep {
-            if !indexShared { keep = try indexKey(&input, ordinal: ordinal, fields: fields, state: &state) }
-        } else {
-            state.indexedEveryRecord = false
+        if fields.hasKey && keep && !indexShared {
+            keep = try indexKey(&input, ordinal: ordinal, fields: fields, state: &state)
         }
         if validate && keep && fields.checksUniqueness {
             keep = try uniqueness.admit(try input.record(), entityIndex: index, sourceIndex: sourceIndex, ordinal: ordinal,
@@ -159,7 +157,6 @@ struct KeyPass {
         let field = entity.keyFieldName ?? ""
         let key: String
         guard let text = NaturalKey.key(try input.record().values, at: source.keyFields) else {
-            state.indexedEveryRecord = false
             try rejections.reject(Rejections.mappingError(try input.record(), fieldIndex: source.keyFields.first, field: field,
                                                           entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))
             return false
@@ -175,7 +172,6 @@ struct KeyPass {
     /// A key seen before, at record `earlier`: the duplicate policy decides which record keeps it.
     private mutating func keepDuplicate<Input: RowInput>(_ input: inout Input, key: String, earlier: Int32, ordinal: Int,
                                                          source: SourcePlan, entity: EntityPlan, state: inout EntityState) throws -> Bool {
-        state.indexedEveryRecord = false
         switch entity.duplicatePolicy {
         case .error:
             let firstSeen = try plan.locate(entity: entity, ordinal: Int(earlier))
