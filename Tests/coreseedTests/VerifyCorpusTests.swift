@@ -111,7 +111,7 @@ import CoreSeed
         let legacy = try scratch.run(["schema", "Era.xcdatamodeld", "--framework-version", "754"])
         #expect(legacy.status == 0)
         #expect(legacy.stdout.contains("CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRANK INTEGER, ZCODE VARCHAR, CONSTRAINT ZCODE UNIQUE (ZCODE));\nCREATE INDEX ZITEM_ZCODE_INDEX ON ZITEM (ZCODE);\n"))
-        let modern = try scratch.run(["schema", "Era.xcdatamodeld", "--framework-version", "847"])
+        let modern = try scratch.run(["schema", "Era.xcdatamodeld", "--framework-version", "836"])
         #expect(modern.stdout.contains("CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRANK INTEGER, ZCODE VARCHAR );\n"))
         #expect(modern.stdout.contains("CREATE UNIQUE INDEX Z_Item_UNIQUE_code ON ZITEM (ZCODE COLLATE BINARY ASC);\n"))
         #expect(modern.stdout.contains("CREATE INDEX Z_Item_code ON ZITEM (ZCODE COLLATE BINARY ASC);\n"))

@@ -64,7 +64,13 @@ struct ExistingRows: Sendable {
         }
         var maxima: [String: Int64] = [:]
         for row in try database.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0") {
-            if case .text(let name) = row[0], case .integer(let max) = row[1] { maxima[name] = max }
+            guard case .text(let name) = row[0], case .integer(let max) = row[1] else { continue }
+            maxima[name] = max
+            // -1 after an in-place migration means no key handed out yet (§4c.6): the next is max(Z_PK) + 1.
+            if max < 0, let table = plan.mapping.layout.entity(named: name)?.tableName {
+                let highest = try database.scalar("SELECT max(Z_PK) FROM \(SQLIdentifier.quoted(table))")
+                if case .integer(let highest)? = highest { maxima[name] = highest } else { maxima[name] = 0 }
+            }
         }
         return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers)
     }

@@ -37,21 +37,7 @@ enum CFBucketOrder {
         let units = Array(string.utf16)
         let length = units.count
         var result = UInt32(truncatingIfNeeded: length)
-        func mix(_ slice: ArraySlice<UInt16>) {
-            var index = slice.startIndex
-            while index + 4 <= slice.endIndex {
-                result = result &* 67_503_105
-                    &+ UInt32(slice[index]) &* 16_974_593
-                    &+ UInt32(slice[index + 1]) &* 66_049
-                    &+ UInt32(slice[index + 2]) &* 257
-                    &+ UInt32(slice[index + 3])
-                index += 4
-            }
-            while index < slice.endIndex {
-                result = result &* 257 &+ UInt32(slice[index])
-                index += 1
-            }
-        }
+        func mix(_ slice: ArraySlice<UInt16>) { mixCharacters(&result, slice) }
         if length < 24 {
             mix(units[...])
         } else {
@@ -59,5 +45,22 @@ enum CFBucketOrder {
             mix(units[(length - 16)...])
         }
         return result &+ (result << UInt32(length & 31))
+    }
+
+    /// The loop CF-368 and CF-476 share: blocks of four UTF-16 units, then one at a time.
+    static func mixCharacters(_ result: inout UInt32, _ slice: ArraySlice<UInt16>) {
+        var index = slice.startIndex
+        while index + 4 <= slice.endIndex {
+            result = result &* 67_503_105
+                &+ UInt32(slice[index]) &* 16_974_593
+                &+ UInt32(slice[index + 1]) &* 66_049
+                &+ UInt32(slice[index + 2]) &* 257
+                &+ UInt32(slice[index + 3])
+            index += 4
+        }
+        while index < slice.endIndex {
+            result = result &* 257 &+ UInt32(slice[index])
+            index += 1
+        }
     }
 }

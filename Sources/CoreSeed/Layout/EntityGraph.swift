@@ -88,60 +88,24 @@ struct EntityGraph: Sendable {
         return a.utf8.lazy.map(folded).lexicographicallyPrecedes(b.utf8.lazy.map(folded))
     }
 
-    /// One step of Core Data's walk over the model's relationships: `entity` sees `relationship`,
-    /// declared on `owner` (itself or an ancestor).
-    struct Visit {
-        let entity: Entity
-        let owner: Entity
-        let relationship: Relationship
-    }
-
-    /// The order in which Core Data meets relationships when it sets up many-to-many tables and order
-    /// keys (§4b.2): every entity, sub-entities included, in name order; within one, its stored
-    /// properties (own and inherited) in the bucket order of `CFBucketOrder`.
-    func relationshipVisits(members: Set<String>? = nil) -> [Visit] {
-        var visits: [Visit] = []
-        for entity in model.entities.sorted(by: { EntityGraph.precedes($0.name, $1.name) }) {
-            if let members, !members.contains(entity.name) { continue }
-            var keys = ["_ent", "_pk", "_opt"]
-            var relationships: [String: Visit] = [:]
-            for owner in lineage(entity.name).reversed() {
-                for attribute in owner.attributes where !attribute.isTransient { keys.append(attribute.name) }
-                for relationship in owner.relationships where !relationship.isTransient {
-                    keys.append(relationship.name)
-                    if !relationship.isToMany {
-                        keys.append("_" + CoreDataSchema.prefixed(relationship.name))
-                        if hasSubentities(relationship.destinationEntity), let number = numbers[relationship.destinationEntity] {
-                            keys.append("_Z\(number)_" + CoreDataSchema.uppercased(relationship.name))
-                        }
-                    }
-                    relationships[relationship.name] = Visit(entity: entity, owner: owner, relationship: relationship)
-                }
-            }
-            for key in CFBucketOrder.ordered(keys) {
-                if let visit = relationships[key] { visits.append(visit) }
-            }
-        }
-        return visits
-    }
-
     /// Many-to-many join tables, one per pair, in the order Core Data creates them: the side it visits
     /// first names the table after its declaring entity; each column is named after the relationship
     /// it serves and that relationship's destination, made unique across the model in the same order.
-    func joinTables(members: Set<String>?) throws(FileError) -> [StoreLayout.JoinTable] {
+    /// The whole model is walked, as `NSSQLModel` does whatever the configuration; only tables of the
+    /// configuration's entities (`members`) are kept.
+    func joinTables(visits: [PropertyWalk.Visit], members: Set<String>?) -> [StoreLayout.JoinTable] {
         var result: [StoreLayout.JoinTable] = []
         var claimed = Set<String>()
         var columnNames = UniqueNames()
         func unique(_ base: String) -> String { columnNames.name(for: base) }
-        for visit in relationshipVisits(members: members) where visit.relationship.isToMany {
+        for visit in visits where visit.relationship.isToMany {
             let (a, r) = (visit.owner, visit.relationship)
             let key = "\(a.name).\(r.name)"
             guard !claimed.contains(key) else { continue }
-            guard let inverseName = r.inverseName,
-                  let (b, s) = self.relationship(inverseName, from: r.destinationEntity) else {
-                throw FileError(message: "to-many relationship '\(key)' has no inverse; Core Data's storage for it is not supported (give it an inverse in the model)")
-            }
-            guard s.isToMany else { continue }  // one-to-many: the key lives on the to-one side
+            // No inverse: a hidden key on the destination (`PropertyWalk.VirtualToOne`); one-to-many: the key
+            // lives on the to-one side.
+            guard let inverseName = r.inverseName, let (b, s) = self.relationship(inverseName, from: r.destinationEntity),
+                  s.isToMany else { continue }
             claimed.insert(key)
             claimed.insert("\(b.name).\(s.name)")
             let aNumber = numbers[a.name]!
@@ -158,6 +122,7 @@ struct EntityGraph: Sendable {
                 // (decompiled CoreData, NSSQLManyToMany `inverseOrderColumnName`).
                 orders.append(.init(name: reflexive ? "FOK_REFLEXIVE" : "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
             }
+            if let members, !members.contains(a.name) { continue }
             result.append(.init(name: table, firstColumn: first, secondColumn: second, orderColumns: orders,
                                 firstEntity: a.name, firstRelationship: r.name,
                                 secondEntity: b.name, secondRelationship: s.name))

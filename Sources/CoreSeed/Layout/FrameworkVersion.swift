@@ -21,9 +21,9 @@ public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConv
     /// The eras of Core Data's SQLite layout, oldest first. The same table is in docs/LAYOUT.md.
     public static let eras: [Era] = [
         Era(name: "modelCache", firstVersion: 637,
-            change: "Z_MODELCACHE table; uniqueness constraints as inline CONSTRAINT … UNIQUE (observed: absent at 320/481, present at 637)"),
-        Era(name: "fetchIndexes", firstVersion: 847,
-            change: "indexed and compound indexes as CREATE INDEX Z_<Entity>_<attr> … COLLATE BINARY ASC; uniqueness constraints as CREATE UNIQUE INDEX Z_<Entity>_UNIQUE_… (observed: legacy forms at 754, new at 847 and 866)"),
+            change: "Z_MODELCACHE table (observed: absent at 320/481, present at 637); uniqueness constraints as inline CONSTRAINT … UNIQUE; many-to-many join tables indexed, CREATE INDEX Z_<t>_<col2>_INDEX (observed: none at 419 to 519, present at 637)"),
+        Era(name: "fetchIndexes", firstVersion: 836,
+            change: "indexed and compound indexes as CREATE INDEX Z_<Entity>_<attr> … COLLATE BINARY ASC; uniqueness constraints as CREATE UNIQUE INDEX Z_<Entity>_UNIQUE_… (observed: legacy forms at 754, new at 836 and 847, unique indexes at 866; the switches lie in (754, 836] and (637, 866])"),
         Era(name: "hashesDigest", firstVersion: 977,
             change: "NSStoreModelVersionHashesDigest in the metadata (observed: absent at 866, present at 977)"),
         Era(name: "checksum", firstVersion: 1327,
@@ -38,6 +38,8 @@ public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConv
         return rawValue >= era.firstVersion
     }
 
+    /// Many-to-many join tables get an index on their second column.
+    public var indexesJoinTables: Bool { has("modelCache") }
     /// `Z_MODELCACHE` exists, and so do uniqueness constraints (inline until `usesFetchIndexForms`).
     public var hasModelCache: Bool { has("modelCache") }
     /// Uniqueness constraints exist from 637 on (iOS 9); older eras have none.

@@ -34,6 +34,13 @@ public struct StoreLayout: Sendable {
             case toOneEntity(entity: String, relationship: String)
             /// The position of this row in the inverse ordered to-many.
             case toOneOrder(entity: String, relationship: String)
+            /// The hidden key of a to-many with no inverse (declared on `entity`), on its destination's
+            /// table: the `Z_PK` of the source row whose to-many holds this row (§4c.4).
+            case toManyKey(entity: String, relationship: String, destination: String)
+            /// The source row's concrete `Z_ENT`, when the source entity has sub-entities.
+            case toManyKeyEntity(entity: String, relationship: String)
+            /// The position of this row in the source's ordered to-many.
+            case toManyKeyOrder(entity: String, relationship: String)
         }
         public let name: String
         public let sqlType: String
@@ -72,6 +79,23 @@ public struct StoreLayout: Sendable {
         }
     }
 
+    /// A to-many relationship with no inverse, as Core Data stores it (§4c.4, `_addVirtualToOneForToMany:`):
+    /// no join table; each destination row holds the `Z_PK` of the source row whose to-many contains it.
+    public struct HiddenToManyKey: Sendable, Equatable {
+        /// The entity that declares the to-many.
+        public let sourceEntity: String
+        public let relationship: String
+        public let destinationEntity: String
+        /// The destination's table.
+        public let table: String
+        /// `Z<source #><NAME>`, indexed.
+        public let column: String
+        /// `Z<source #>_<source #><NAME>`: the source row's `Z_ENT`, when the source has sub-entities.
+        public let entityColumn: String?
+        /// `Z_FOK_<source #><NAME>`: the row's position, when the to-many is ordered.
+        public var orderColumn: String?
+    }
+
     /// One index (or unique index).
     public struct Index: Sendable, Equatable {
         public let name: String
@@ -85,6 +109,8 @@ public struct StoreLayout: Sendable {
     /// Entity tables, in entity-number order of their roots.
     public let tables: [Table]
     public let joinTables: [JoinTable]
+    /// The hidden keys of to-many relationships without inverse, in the order Core Data creates them.
+    public let hiddenToManyKeys: [HiddenToManyKey]
     public let indexes: [Index]
     public let triggers: [String]
     /// The derived attributes the triggers keep (`<to-many>.@count`).

@@ -2,9 +2,9 @@
 /// (`FrameworkVersion.eras`, docs/LAYOUT.md "Indexes and constraints").
 ///
 /// A model declares indexes three ways: `indexed="YES"` attributes, `compoundIndexes`, and `fetchIndex`
-/// elements. Below framework 847 Core Data writes the first two in legacy forms (`<T>_<COL>_INDEX`,
+/// elements. Below framework 836 Core Data writes the first two in legacy forms (`<T>_<COL>_INDEX`,
 /// `<T>_<C1>_<C2>`) and a fetch index that Xcode wrote into an old model version in those same forms;
-/// from 847 it turns all three into fetch indexes (`Z_<Entity>_<name> … COLLATE BINARY ASC`), and a
+/// from 836 it turns all three into fetch indexes (`Z_<Entity>_<name> … COLLATE BINARY ASC`), and a
 /// fetch index with one element also indexes its property on its own (§4b.5, §4b.6).
 struct TableIndexes {
     let graph: EntityGraph
@@ -50,7 +50,7 @@ struct TableIndexes {
                 if !modern, graph.entity(entity)?.attribute(named: attribute)?.isIndexed == true {
                     legacyIndexed.append(legacy([Element(property: attribute, column: column.name, ascending: true)], single: true))
                 }
-            case .toOne:
+            case .toOne, .toManyKey:
                 toOne.append(index("\(tableName)_\(column.name)_INDEX", column.name))
             default: break
             }
@@ -122,14 +122,14 @@ struct TableIndexes {
               sql: "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(tableName) (\(columns))")
     }
 
-    /// `<T>_<COL>_INDEX` for one property, `<T>_<C1>_<C2>` for several (framework below 847).
+    /// `<T>_<COL>_INDEX` for one property, `<T>_<C1>_<C2>` for several (framework below 836).
     private func legacy(_ elements: [Element], single: Bool) -> StoreLayout.Index {
         let columns = elements.map(\.column)
         let name = single ? "\(tableName)_\(columns[0])_INDEX" : ([tableName] + columns).joined(separator: "_")
         return index(name, columns.joined(separator: ", "))
     }
 
-    /// `Z_<Entity>_<name> ON <T> (<COL> COLLATE BINARY ASC|DESC, …)` (framework 847 and later).
+    /// `Z_<Entity>_<name> ON <T> (<COL> COLLATE BINARY ASC|DESC, …)` (framework 836 and later).
     private func modernIndex(_ entity: Entity, name: String, _ elements: [Element]) throws(FileError) -> StoreLayout.Index {
         guard ModelValidator.isValidName(name) else {
             throw FileError(message: "index '\(name)' of '\(entity.name)' must be letters, digits and underscores")

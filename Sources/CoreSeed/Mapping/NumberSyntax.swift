@@ -123,3 +123,16 @@ public struct DecimalText: Sendable, Equatable {
         self.value = value
     }
 }
+
+/// `NSDecimalNumber.notANumber` as Core Data stores it: the text `NaN` in a `DECIMAL` column, where every
+/// other Decimal value is a number (§4c.5, observed in artsy-folio-1.3.5 `ZARTWORK.ZWIDTH`).
+public enum DecimalNaN {
+    /// The stored text.
+    public static let storedText = "NaN"
+
+    /// Whether `bytes` (spaces already trimmed) spell NaN in any case: `NaN`, `nan`, `NAN`.
+    static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 3 && (bytes[0] | 0x20) == UInt8(ascii: "n") && (bytes[1] | 0x20) == UInt8(ascii: "a")
+            && (bytes[2] | 0x20) == UInt8(ascii: "n")
+    }
+}

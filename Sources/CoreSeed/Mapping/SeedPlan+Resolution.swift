@@ -254,6 +254,7 @@ private struct PlanResolver {
         case .entity: return .entityNumber
         case .optimisticLock: return .optimisticLock
         case .compositeElement: return .null
+        case .toManyKey, .toManyKeyEntity, .toManyKeyOrder: return .null
         case .toOne(let owner, let relationship, _):
             return lineage.contains(owner) ? .toOne(slot: slots.firstIndex(of: relationship)!) : .null
         case .toOneEntity(let owner, let relationship):

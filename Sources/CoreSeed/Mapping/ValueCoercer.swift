@@ -10,7 +10,8 @@ import Foundation
 /// - Boolean: INTEGER 0/1, from `true false yes no y n 1 0` (any case) or the integers 0 and 1.
 /// - Double, Float: REAL, finite only; Float rounded to `Float` precision.
 /// - Decimal: REAL, as Core Data stores `NSDecimalNumber`; the text's exact digits stay available
-///   through ``decimalText(_:)`` (at most 38 significant digits, like `NSDecimal`).
+///   through ``decimalText(_:)`` (at most 38 significant digits, like `NSDecimal`). The text `NaN` (any
+///   case) is stored as Core Data stores `NSDecimalNumber.notANumber`: the TEXT `NaN` (``DecimalNaN``).
 /// - String: TEXT as is (NUL and non-ASCII kept); integers and reals in Swift's shortest round-trip form.
 /// - Date: REAL seconds since 2001-01-01T00:00:00Z, through the field's ``DateParser``.
 /// - UUID: a 16-byte BLOB, from `8-4-4-4-12` hex text (any case, optional braces) or a 16-byte blob.
@@ -88,6 +89,9 @@ public struct ValueCoercer: Sendable {
         case .double: return .real(try checked(try real(value, float: false), value))
         case .float: return .real(try checked(try real(value, float: true), value))
         case .decimal:
+            if case .text(let text) = value, text.withUTF8Buffer({ DecimalNaN.matches(ASCII.trimmed($0)) }) {
+                return .text(DecimalNaN.storedText)
+            }
             guard let decimal = try decimalText(value) else { return .null }
             return .real(try checked(decimal.value, value))
         case .string: return try string(value)

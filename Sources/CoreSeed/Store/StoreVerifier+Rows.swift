@@ -49,7 +49,13 @@ extension StoreVerifier {
                StoreVerifier.has(schema, table: entity.tableName, columns: [CoreDataSchema.primaryKey]) {
                 let table = SQLIdentifier.quoted(entity.tableName)
                 if case .integer(let highest)? = try database.scalar("SELECT max(Z_PK) FROM \(table)"), highest > row.max {
-                    report.differences.append("Z_PRIMARYKEY: Z_MAX of \(entity.name) is \(row.max) but \(entity.tableName) holds Z_PK \(highest)")
+                    if row.max == -1, standard == .runTime {
+                        // An in-place migration leaves -1 for "no key handed out yet" (§4c.6, artsy-folio-1.4);
+                        // Core Data's next key is still max(Z_PK) + 1.
+                        report.notes.append("migrated in place: Z_MAX of \(entity.name) is -1 (no key handed out since the migration); the next key is \(highest) + 1")
+                    } else {
+                        report.differences.append("Z_PRIMARYKEY: Z_MAX of \(entity.name) is \(row.max) but \(entity.tableName) holds Z_PK \(highest)")
+                    }
                 }
             }
         }

@@ -11,7 +11,9 @@ extension StoreVerifier {
         let value = SQLIdentifier.quoted(column)
         switch type {
         case .uuid: return "typeof(\(value)) != 'blob' OR length(\(value)) != 16"
-        case .date, .double, .float, .decimal: return "typeof(\(value)) NOT IN ('integer', 'real')"
+        case .date, .double, .float: return "typeof(\(value)) NOT IN ('integer', 'real')"
+        // `NSDecimalNumber.notANumber` is stored as the text `NaN` (§4c.5, artsy-folio-1.3.5 `ZARTWORK.ZWIDTH`).
+        case .decimal: return "typeof(\(value)) NOT IN ('integer', 'real') AND NOT (typeof(\(value)) = 'text' AND \(value) = '\(DecimalNaN.storedText)')"
         case .integer16, .integer32, .integer64, .boolean: return "typeof(\(value)) != 'integer'"
         default: return nil
         }
@@ -63,7 +65,8 @@ extension StoreVerifier {
         switch type {
         case .uuid: "16-byte BLOBs"
         case .date: "numbers (seconds since 2001-01-01)"
-        case .double, .float, .decimal: "numbers"
+        case .double, .float: "numbers"
+        case .decimal: "numbers or NaN"
         default: "integers"
         }
     }

@@ -12,9 +12,9 @@ enum SchemaCommand: Command {
     ]
     static let discussion = """
         Prints every CREATE statement, one per line, each ending in ';'. The default is the newest
-        Core Data form; --framework-version reproduces an older era: below 637 no Z_MODELCACHE and no
-        uniqueness constraints, below 847 legacy index names and inline UNIQUE constraints
-        (docs/LAYOUT.md lists the eras).
+        Core Data form; --framework-version reproduces an older era: below 637 no Z_MODELCACHE, no
+        uniqueness constraints and no index on many-to-many join tables, below 836 legacy index names
+        and inline UNIQUE constraints (docs/LAYOUT.md lists the eras).
         """
     static let examples = ["coreseed schema Inputs/Carriers.xcdatamodeld --framework-version 637"]
 

@@ -65,7 +65,7 @@ import Testing
     func bucketOrderReproducesTheCorpus(_ store: String, _ entity: String, _ first: String, _ second: String) throws {
         let entry = try #require(CorpusStore.withXMLModel.first { $0.name == store }, "corpus store \(store)")
         let graph = EntityGraph(model: try entry.loadModel())
-        let visits = graph.relationshipVisits().filter { $0.entity.name == entity }.map(\.relationship.name)
+        let visits = PropertyWalk(graph: graph) { CoreDataSchema.prefixed($1) }.visits.filter { $0.entity.name == entity }.map(\.relationship.name)
         let a = try #require(visits.firstIndex(of: first)), b = try #require(visits.firstIndex(of: second))
         #expect(a < b)
     }
@@ -121,12 +121,13 @@ import Testing
             </entity>
             """)
         let join = try #require(pair.joinTables.first)
-        let visits = EntityGraph(model: try ModelParser.parse(data: Data("""
+        let graph = EntityGraph(model: try ModelParser.parse(data: Data("""
             <model><entity name="Client">
               <relationship name="trustedClients" optional="YES" toMany="YES" destinationEntity="Client" inverseName="trustedByClients" inverseEntity="Client"/>
               <relationship name="trustedByClients" optional="YES" toMany="YES" destinationEntity="Client" inverseName="trustedClients" inverseEntity="Client"/>
             </entity></model>
-            """.utf8), path: "test", versionName: "test")).relationshipVisits().map(\.relationship.name)
+            """.utf8), path: "test", versionName: "test"))
+        let visits = PropertyWalk(graph: graph) { CoreDataSchema.prefixed($1) }.visits.map(\.relationship.name)
         // The one met first names the table; the first column is named after its inverse.
         #expect(join.firstRelationship == visits[0])
         #expect(join.name == "Z_1" + visits[0].uppercased())
@@ -147,7 +148,9 @@ import Testing
             </entity>
             """
         let layout = try Self.layout(body)
-        let conversationKeys = CFBucketOrder.ordered(["_ent", "_pk", "_opt", "messages", "hiddenMessages"])
+        // §4c.1: the keys go into the CF-368 table in CF-476 slot order.
+        let inserted = ["_ent", "_pk", "_opt"] + CFLeopardTable(["messages", "hiddenMessages"]).keys
+        let conversationKeys = CFBucketOrder.ordered(CFLeopardTable(inserted).keys)
         let toOneOf = ["messages": "VISIBLEINCONVERSATION", "hiddenMessages": "HIDDENINCONVERSATION"]
         let expected = conversationKeys.compactMap { toOneOf[$0] }.map { "Z_FOK_" + $0 + " INTEGER" }
         let table = try #require(layout.statements.first { $0.hasPrefix("CREATE TABLE ZMESSAGE ") })
@@ -182,10 +185,10 @@ import Testing
         </entity>
         """
 
-    /// §4b.5, §4b.6, §4b.7 from 847: a one-element fetch index also indexes its property; indexed
+    /// §4b.5, §4b.6, §4b.7, §4c.3 from 836: a one-element fetch index also indexes its property; indexed
     /// attributes are fetch indexes; uniqueness constraints are unique indexes.
-    @Test func indexFormsFrom847() throws {
-        let statements = try Self.layout(Self.indexed, framework: 847).statements
+    @Test func indexFormsFrom836() throws {
+        let statements = try Self.layout(Self.indexed, framework: 836).statements
         #expect(Array(statements.dropFirst()) == [
             "CREATE UNIQUE INDEX Z_Bookmark_UNIQUE_uuid ON ZBOOKMARK (ZUUID COLLATE BINARY ASC)",
             "CREATE INDEX Z_Bookmark_title ON ZBOOKMARK (ZTITLE COLLATE BINARY ASC)",
@@ -196,10 +199,10 @@ import Testing
         #expect(statements[0] == "CREATE TABLE ZBOOKMARK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDELETED INTEGER, ZTITLE VARCHAR, ZURL VARCHAR, ZUUID VARCHAR )")
     }
 
-    /// §4b.6, §4b.7 below 847: legacy forms, a fetch index that Xcode wrote into an old model version
-    /// included; uniqueness constraints inline.
-    @Test func legacyIndexFormsBelow847() throws {
-        let statements = try Self.layout(Self.indexed, framework: 846).statements
+    /// §4b.6, §4b.7, §4c.3 below 836 (754 here): legacy forms, a fetch index that Xcode wrote into an old
+    /// model version included; uniqueness constraints inline.
+    @Test func legacyIndexFormsBelow836() throws {
+        let statements = try Self.layout(Self.indexed, framework: 754).statements
         #expect(statements[0] == "CREATE TABLE ZBOOKMARK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDELETED INTEGER, ZTITLE VARCHAR, ZURL VARCHAR, ZUUID VARCHAR, CONSTRAINT ZUUID UNIQUE (ZUUID))")
         #expect(Array(statements.dropFirst()) == [
             "CREATE INDEX ZBOOKMARK_ZTITLE_INDEX ON ZBOOKMARK (ZTITLE)",
@@ -208,8 +211,8 @@ import Testing
         ] + LayoutRuleTests.fixed)
     }
 
-    /// A descending fetch index has no legacy form: refused below 847, never approximated.
-    @Test func descendingFetchIndexIsRefusedBelow847() throws {
+    /// A descending fetch index has no legacy form: refused below 836, never approximated.
+    @Test func descendingFetchIndexIsRefusedBelow836() throws {
         let body = """
             <entity name="Event">
               <attribute name="date" optional="YES" attributeType="Date"/>
@@ -224,7 +227,8 @@ import Testing
     @Test func eraTableIsOrdered() {
         let versions = FrameworkVersion.eras.map(\.firstVersion)
         #expect(versions == versions.sorted() && Set(versions).count == versions.count)
-        #expect(FrameworkVersion(846).usesFetchIndexForms == false && FrameworkVersion(847).usesFetchIndexForms)
+        #expect(FrameworkVersion(835).usesFetchIndexForms == false && FrameworkVersion(836).usesFetchIndexForms)
+        #expect(FrameworkVersion(636).indexesJoinTables == false && FrameworkVersion(637).indexesJoinTables)
         #expect(FrameworkVersion(866).hasHashesDigest == false && FrameworkVersion(977).hasHashesDigest)
         #expect(FrameworkVersion(1251).hasChecksum == false && FrameworkVersion(1327).hasChecksum)
     }

@@ -16,6 +16,9 @@ import Testing
         case (.integer16, .integer(let n)), (.integer32, .integer(let n)), (.integer64, .integer(let n)): return [(String(n), [])]
         case (.boolean, .integer(let n)) where n == 0 || n == 1: return [(n == 1 ? "true" : "false", []), (String(n), [])]
         case (.double, .real(let x)), (.float, .real(let x)), (.decimal, .real(let x)): return [(String(x), [])]
+        // A whole Decimal is an INTEGER through the DECIMAL column's numeric affinity; NaN is the text NaN (§4c.5).
+        case (.decimal, .integer(let n)): return [(String(n), [])]
+        case (.decimal, .text(let text)) where text == "NaN": return [("NaN", []), ("nan", [])]
         case (.date, .integer(let whole)):
             return textForm(.real(Double(whole)), type)
         case (.date, .real(let seconds)):
