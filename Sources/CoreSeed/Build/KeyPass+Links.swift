@@ -31,8 +31,11 @@ extension KeyPass {
         let candidates: [Int]
         /// The source entity's to-one slot for the relationship (to-one only).
         let slot: Int?
-        /// Per seeded entity index: its to-one slot for the inverse (to-one inverses only).
+        /// Per seeded entity index: its to-one slot for the inverse (to-one inverses only), or for the
+        /// hidden key of a to-many without inverse.
         let inverseSlots: [Int: Int]
+        /// A to-many without inverse: the destination rows hold the source's `Z_PK` in a hidden key.
+        let isHiddenKey: Bool
         /// The join table of a many-to-many relationship, and whether the source is its first entity.
         let join: (table: StoreLayout.JoinTable, sourceIsFirst: Bool)?
     }
@@ -42,14 +45,20 @@ extension KeyPass {
         let inverse = plan.graph.inverse(of: relationship, in: source.name)
         let candidates = candidates(for: relationship.destinationEntity)
         var inverseSlots: [Int: Int] = [:]
+        let owner = plan.graph.relationship(relationship.name, from: source.name)?.owner.name ?? source.name
+        let isHiddenKey = relationship.isToMany && inverse == nil
         if let inverse, !inverse.isToMany {
             for index in candidates {
                 if let slot = mapping.entities[index].toOneSlots.firstIndex(of: inverse.name) { inverseSlots[index] = slot }
             }
+        } else if isHiddenKey {
+            let name = EntityPlan.hiddenKeySlot(source: owner, relationship: relationship.name)
+            for index in candidates {
+                if let slot = mapping.entities[index].toOneSlots.firstIndex(of: name) { inverseSlots[index] = slot }
+            }
         }
         var join: (StoreLayout.JoinTable, Bool)?
         if relationship.isToMany, inverse?.isToMany == true,
-           let owner = plan.graph.relationship(relationship.name, from: source.name)?.owner.name,
            let table = mapping.layout.joinTables.first(where: {
                ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
                    || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
@@ -58,7 +67,7 @@ extension KeyPass {
         }
         return LinkPlan(relationship: relationship, inverse: inverse, candidates: candidates,
                         slot: relationship.isToMany ? nil : source.toOneSlots.firstIndex(of: relationship.name)!,
-                        inverseSlots: inverseSlots, join: join)
+                        inverseSlots: inverseSlots, isHiddenKey: isHiddenKey, join: join)
     }
 
     /// Resolves every field link (keys gathered in the first pass).
@@ -93,6 +102,27 @@ extension KeyPass {
         }
     }
 
+    /// A destination row two source rows list in a to-many without inverse: Core Data keeps one source
+    /// per destination row (its hidden key), so the build names both records and stops.
+    func checkHiddenKeyConflict() throws {
+        guard let (second, firstKey, target, relationship) = hiddenKeyConflict else { return }
+        let sourceEntities = candidates(ofSource: second.entity)
+        guard let first = sourceEntities.lazy.compactMap({ index in
+                  self.states[index].primaryKeys.firstIndex(of: firstKey).map { (index, $0) } }).first,
+              let secondOrdinal = second.ordinal, let targetOrdinal = target.ordinal else { return }
+        let source = mapping.entities[second.entity], destination = mapping.entities[target.entity]
+        let firstSeen = try plan.locate(entity: mapping.entities[first.0], ordinal: first.1)
+        let secondSeen = try plan.locate(entity: source, ordinal: secondOrdinal)
+        let targetSeen = try plan.locate(entity: destination, ordinal: targetOrdinal)
+        throw FileError(path: plan.mapping.spec.path, message: "entities.\(source.name).relationships.\(relationship): the \(destination.name) record at \(targetSeen) is listed by the \(mapping.entities[first.0].name) records at \(firstSeen) and \(secondSeen); '\(relationship)' has no inverse, so Core Data keeps one \(source.name) per \(destination.name) (a hidden key on its row): list each \(destination.name) once, or give the relationship an inverse")
+    }
+
+    /// The seeded entities that share `index`'s hierarchy (a source row's `Z_PK` is unique there).
+    private func candidates(ofSource index: Int) -> [Int] {
+        let root = mapping.entities[index].rootName
+        return mapping.entities.indices.filter { mapping.entities[$0].rootName == root }
+    }
+
     /// The one destination entity whose record `i` holds the key that record `i` of `entity` names
     /// along `link`, for every `i`: both read from the same records (one source group), the link's
     /// fields are the destination's key fields, one key a record. A destination record that has a row
@@ -123,6 +153,21 @@ extension KeyPass {
             if let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] {
                 states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
                 setEntity(source.entity, entity: target.entity, slot: inverseSlot, ordinal: targetOrdinal)
+            }
+            return
+        }
+        if linking.isHiddenKey {
+            // A to-many without inverse: the destination row keeps one source (its hidden key), as a to-one would.
+            guard let targetOrdinal = target.ordinal, let slot = linking.inverseSlots[target.entity] else { return }
+            let claimed = states[target.entity].toOneKeys[slot][targetOrdinal]
+            if claimed != 0, claimed != sourceKey {
+                if hiddenKeyConflict == nil { hiddenKeyConflict = (source, claimed, target, relationship.name) }
+                return
+            }
+            states[target.entity].toOneKeys[slot][targetOrdinal] = sourceKey
+            setEntity(source.entity, entity: target.entity, slot: slot, ordinal: targetOrdinal)
+            if relationship.isOrdered, !states[target.entity].toOneOrders[slot].isEmpty {
+                states[target.entity].toOneOrders[slot][targetOrdinal] = Int64(position + 1)
             }
             return
         }
@@ -203,5 +248,6 @@ extension KeyPass {
                 self.link(from: source, to: target, plans[source.entity]!, position: position)
             }
         }
+        try checkHiddenKeyConflict()
     }
 }

@@ -20,6 +20,9 @@ struct KeyPass {
     /// Per entity: the keys of records rejected for their values, and where they are (`KeyPass+Orphans`).
     var rejectedKeys: [Int: [LinkKey: (location: SourceLocation, key: String)]] = [:]
     private var candidateCache: [String: [Int]] = [:]
+    /// The first destination row two sources list in a to-many without inverse: (the later source, the
+    /// earlier source's `Z_PK`, the destination, the relationship).
+    var hiddenKeyConflict: (Target, Int64, Target, String)?
 
     var mapping: SeedPlan { plan.mapping }
 

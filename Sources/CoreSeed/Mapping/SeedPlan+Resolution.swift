@@ -90,7 +90,13 @@ private struct PlanResolver {
         }
         var toOneSlots: [String] = []
         for column in table.columns {
-            if case .toOne(let owner, let relationship, _) = column.role, lineage.contains(owner) { toOneSlots.append(relationship) }
+            switch column.role {
+            case .toOne(let owner, let relationship, _) where lineage.contains(owner): toOneSlots.append(relationship)
+            // A to-many without inverse to this entity: its hidden key is a to-one slot of the destination.
+            case .toManyKey(let source, let relationship, let destination) where lineage.contains(destination):
+                toOneSlots.append(EntityPlan.hiddenKeySlot(source: source, relationship: relationship))
+            default: break
+            }
         }
         var fieldLinks: [FieldLink] = []
         for relationshipName in entitySpec.relationships.keys.sorted() {
@@ -254,7 +260,13 @@ private struct PlanResolver {
         case .entity: return .entityNumber
         case .optimisticLock: return .optimisticLock
         case .compositeElement: return .null
-        case .toManyKey, .toManyKeyEntity, .toManyKeyOrder: return .null
+        case .toManyKey(let source, let relationship, let destination):
+            return lineage.contains(destination)
+                ? .toOne(slot: slots.firstIndex(of: EntityPlan.hiddenKeySlot(source: source, relationship: relationship))!) : .null
+        case .toManyKeyEntity(let source, let relationship):
+            return slots.firstIndex(of: EntityPlan.hiddenKeySlot(source: source, relationship: relationship)).map { .toOneEntity(slot: $0) } ?? .null
+        case .toManyKeyOrder(let source, let relationship):
+            return slots.firstIndex(of: EntityPlan.hiddenKeySlot(source: source, relationship: relationship)).map { .toOneOrder(slot: $0) } ?? .null
         case .toOne(let owner, let relationship, _):
             return lineage.contains(owner) ? .toOne(slot: slots.firstIndex(of: relationship)!) : .null
         case .toOneEntity(let owner, let relationship):

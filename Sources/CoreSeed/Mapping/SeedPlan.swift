@@ -102,7 +102,9 @@ struct EntityPlan: Sendable {
     var sources: [SourcePlan]
     let duplicatePolicy: SeedSpec.DuplicatePolicy
     let keyFieldName: String?
-    /// The to-one relationships of this entity's lineage that have columns; a slot is an index here.
+    /// The to-one relationships of this entity's lineage that have columns, and the hidden keys of
+    /// to-manys without inverse that point at it (``hiddenKeySlot(source:relationship:)``); a slot is
+    /// an index here.
     let toOneSlots: [String]
     /// Relationships fed from this entity's own records.
     var fieldLinks: [FieldLink]
@@ -163,4 +165,10 @@ struct UniquenessCheck: Sendable {
         }
         return (parts.joined(separator: "\u{1F}"), shown.joined(separator: " / "))
     }
+}
+
+extension EntityPlan {
+    /// The slot name of the hidden key that to-many `relationship` of `source`, which has no inverse,
+    /// keeps on its destination's rows (§4c.4). No relationship name holds a `.`, so it names no to-one.
+    static func hiddenKeySlot(source: String, relationship: String) -> String { "\(source).\(relationship)" }
 }

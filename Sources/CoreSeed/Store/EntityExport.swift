@@ -86,11 +86,16 @@ struct EntityExport {
             }
             return Column(name: relationship.name, kind: .toOne(relationship, inSpec: inSpec), expression: "t.\(SQLIdentifier.quoted(column.name))")
         }
-        guard let inverse, let inverseOwner else {
-            warnings.append("\(info.name).\(relationship.name): a to-many relationship without an inverse is not exported")
-            return nil
-        }
         let separator = "'\(StoreExporter.listSeparator)'"
+        guard let inverse, let inverseOwner else {
+            // No inverse: the destination rows hold this row's Z_PK in a hidden key (§4c.4).
+            guard let hidden = layout.hiddenToManyKeys.first(where: { $0.sourceEntity == owner && $0.relationship == relationship.name }) else {
+                return nil
+            }
+            let order = (hidden.orderColumn.map { "d.\(SQLIdentifier.quoted($0)), " } ?? "") + "d.\(CoreDataSchema.primaryKey)"
+            let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT d.\(CoreDataSchema.primaryKey) AS k FROM \(SQLIdentifier.quoted(hidden.table)) d WHERE d.\(SQLIdentifier.quoted(hidden.column)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+            return Column(name: relationship.name, kind: .list(relationship), expression: expression)
+        }
         if !inverse.isToMany {
             guard relationship.isOrdered, let destination = layout.table(forEntity: relationship.destinationEntity) else { return nil }
             var keyColumn: String?, orderColumn: String?

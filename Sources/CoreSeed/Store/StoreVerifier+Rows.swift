@@ -77,13 +77,19 @@ extension StoreVerifier {
                 report.differences.append("\(table.name): \(bad) row(s) with a Z_ENT that is not a concrete entity of this table (\(list))")
             }
             for column in table.columns {
-                guard case .toOne(let entity, let relationship, let destination) = column.role,
-                      let target = layout.table(forEntity: destination),
+                // A to-one key points at its destination; a to-many's hidden key back at its source.
+                let destination: String, meaning: String
+                switch column.role {
+                case .toOne(let owner, let name, let to): (destination, meaning) = (to, "\(owner).\(name) → \(to)")
+                case .toManyKey(let owner, let name, _): (destination, meaning) = (owner, "the \(owner) whose \(name) holds the row")
+                default: continue
+                }
+                guard let target = layout.table(forEntity: destination),
                       StoreVerifier.has(schema, table: table.name, columns: [column.name]),
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
                 let sql = "SELECT count(*) FROM \(name) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL AND \(SQLIdentifier.quoted(column.name)) NOT IN (SELECT Z_PK FROM \(SQLIdentifier.quoted(target.name)))"
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
-                    dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(entity).\(relationship) → \(destination))")
+                    dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(meaning))")
                 }
             }
         }
