@@ -68,7 +68,8 @@ import CoreSeed
         #expect(object["autoVacuum"] as? String == "incremental")
         #expect((object["sidecars"] as? [Any])?.isEmpty == true)
         let metadata = try #require(object["metadata"] as? [String: Any])
-        #expect(metadata["NSPersistenceFrameworkVersion"] as? Int == 1344)
+        #expect(metadata["NSPersistenceFrameworkVersion"] as? Int == 1518)
+        #expect(metadata["NSPersistenceMaximumFrameworkVersion"] as? Int == 1518)
         #expect(metadata["CoreSeedVersion"] as? String == "20230416")
         let entities = try #require(object["entities"] as? [[String: Any]])
         #expect(entities.map { "\($0["number"]!) \($0["name"]!) \($0["super"]!) \($0["max"]!) \($0["rows"]!)" }

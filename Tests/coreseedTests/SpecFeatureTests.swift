@@ -257,7 +257,7 @@ import CoreSeed
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "")
         #expect(result.stdout == """
-            Inputs/failedbanks-csv.json: model version 'FailedBanksCD', framework 1344, output Outputs/FailedBanksCD.sqlite
+            Inputs/failedbanks-csv.json: model version 'FailedBanksCD', framework 1518, output Outputs/FailedBanksCD.sqlite
             FailedBankDetails (Z_ENT 1, table ZFAILEDBANKDETAILS) from 'banks' (Inputs/fdic-2011/banklist.csv), key 'CERT #'
               zip ← 'CERT #' (the spec): Integer 32, default "0"; first: 57060
               closeDate ← 'Closing Date' (the spec): Date, date matching "d-MMM-yy" or "MMMM d, yyyy" in America/New_York; first: 2010-03-26T04:00:00Z

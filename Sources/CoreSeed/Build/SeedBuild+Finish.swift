@@ -42,6 +42,10 @@ extension SeedBuild {
                 var metadata = StoreMetadata(model: mapping.model, frameworkVersion: framework.rawValue, other: other)
                 if !framework.hasHashesDigest { metadata.hashesDigest = nil }
                 if !framework.hasChecksum { metadata.checksum = nil }
+                if framework.hasMaximumFrameworkVersion {
+                    metadata.other[StoreMetadata.Key.maximumFrameworkVersion] = metadata.other[StoreMetadata.Key.maximumFrameworkVersion]
+                        ?? .integer(Int64(framework.rawValue))
+                }
                 if maxPrimaryKeys.values.allSatisfy({ $0 == 0 }) && !options.allowEmpty, let held = Finish.rowsHeld(at: output, timeout: options.timeout), held > 0 {
                     throw FileError(path: output, message: "the build wrote no rows and would replace this store, which holds \(held) rows, with an empty one: nothing was replaced; check the sources (a CSV with only its header?) or pass --allow-empty to replace it")
                 }

@@ -5,8 +5,9 @@ public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConv
 
     public init(_ rawValue: Int) { self.rawValue = rawValue }
 
-    /// The newest version seen in a real store (iOS 17 / macOS 14 era); the default for new stores.
-    public static let newest = FrameworkVersion(1344)
+    /// The newest version with public evidence of the store it writes (iOS 26.0: a fresh store's
+    /// metadata, docs/LAYOUT.md); the default for new stores.
+    public static let newest = FrameworkVersion(1518)
 
     /// One change in what Core Data writes, and the first framework version that writes it.
     public struct Era: Sendable, Equatable {
@@ -28,6 +29,8 @@ public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConv
             change: "NSStoreModelVersionHashesDigest in the metadata (observed: absent at 866, present at 977)"),
         Era(name: "checksum", firstVersion: 1327,
             change: "NSStoreModelVersionChecksumKey in the metadata (observed: absent at 1251, present at 1327)"),
+        Era(name: "maximumFrameworkVersion", firstVersion: 1500,
+            change: "NSPersistenceMaximumFrameworkVersion in the metadata, equal to NSPersistenceFrameworkVersion in a fresh store (observed in public store dumps: absent at 1447, present at 1518; the switch lies in (1447, 1518])"),
     ]
 
     /// Whether this version writes what era `name` introduced.
@@ -50,6 +53,8 @@ public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConv
     public var hasHashesDigest: Bool { has("hashesDigest") }
     /// The metadata carries `NSStoreModelVersionChecksumKey`.
     public var hasChecksum: Bool { has("checksum") }
+    /// The metadata carries `NSPersistenceMaximumFrameworkVersion`.
+    public var hasMaximumFrameworkVersion: Bool { has("maximumFrameworkVersion") }
 
     public static func < (lhs: FrameworkVersion, rhs: FrameworkVersion) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }

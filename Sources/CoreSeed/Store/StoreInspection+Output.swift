@@ -10,7 +10,7 @@ extension StoreInspection {
     ///     auto_vacuum: incremental
     ///     sidecar: Carriers.sqlite-wal (4152 bytes)      (or "sidecars: none")
     ///     external data: ./.Carriers_SUPPORT/_EXTERNAL_DATA (2 files, 300000 bytes)   (when the folder exists)
-    ///     metadata NSPersistenceFrameworkVersion: 1344
+    ///     metadata NSPersistenceFrameworkVersion: 1518
     ///     metadata NSStoreModelVersionHashes.Country: "base64…"
     ///     entity 1 AccessPoint super 0 max 1304 rows 1304
     ///     coreseed: 0.10.0                                (the version that read the store)

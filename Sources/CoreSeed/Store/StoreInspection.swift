@@ -38,7 +38,7 @@ public struct StoreInspection: Sendable {
 
     /// Known metadata keys, shown first and in this order; any other key follows in UTF-8 order.
     public static let metadataKeyOrder: [String] = [
-        StoreMetadata.Key.frameworkVersion, StoreMetadata.Key.storeType, StoreMetadata.Key.storeUUID,
+        StoreMetadata.Key.frameworkVersion, StoreMetadata.Key.maximumFrameworkVersion, StoreMetadata.Key.storeType, StoreMetadata.Key.storeUUID,
         StoreMetadata.Key.versionHashesVersion, StoreMetadata.Key.versionIdentifiers,
         StoreMetadata.Key.hashesDigest, StoreMetadata.Key.checksum, StoreMetadata.Key.autoVacuumLevel,
         StoreMetadata.Key.versionHashes,

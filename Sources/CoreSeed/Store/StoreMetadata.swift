@@ -8,6 +8,8 @@ public struct StoreMetadata: Sendable, Equatable {
     /// Property-list keys, as Core Data spells them.
     public enum Key {
         public static let frameworkVersion = "NSPersistenceFrameworkVersion"
+        /// The newest framework that has written the store (framework 1500 and later).
+        public static let maximumFrameworkVersion = "NSPersistenceMaximumFrameworkVersion"
         public static let versionHashes = "NSStoreModelVersionHashes"
         public static let versionHashesVersion = "NSStoreModelVersionHashesVersion"
         public static let versionIdentifiers = "NSStoreModelVersionIdentifiers"
@@ -18,7 +20,7 @@ public struct StoreMetadata: Sendable, Equatable {
         public static let checksum = "NSStoreModelVersionChecksumKey"
     }
 
-    /// `NSPersistenceFrameworkVersion`: the Core Data build that wrote the store (e.g. 1344).
+    /// `NSPersistenceFrameworkVersion`: the Core Data build that wrote the store (e.g. 1518).
     public var frameworkVersion: Int
     /// `NSStoreModelVersionHashes`: entity name → 32-byte version hash.
     public var versionHashes: [String: [UInt8]]

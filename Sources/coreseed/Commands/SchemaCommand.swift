@@ -8,7 +8,7 @@ enum SchemaCommand: Command {
     static let options: [CommandOption] = [
         .value("model-version", "NAME", "use this version (with or without .xcdatamodel; default: the current one)"),
         .value("configuration", "NAME", "only this configuration's entities"),
-        .count("framework-version", "N", "the Core Data era to write (default: the newest, 1344)"),
+        .count("framework-version", "N", "the Core Data era to write (default: the newest, 1518)"),
     ]
     static let discussion = """
         Prints every CREATE statement, one per line, each ending in ';'. The default is the newest
