@@ -2,8 +2,9 @@
 # `make bench`: CoreSeed against the usual ways of seeding the FailedBanks store (issue 5).
 # Generates BENCH_ROWS (default 1000000) legacy bank rows in .build/bench/ if missing
 # (Benchmarks/generate.py), then runs, one after the other, `coreseed build` from the CSV, the
-# SQLite table, the XML and the JSON (taking turns, round by round), and the peers in Benchmarks/peers/ (C
-# baseline from CSV and SQLite, sqlite3 CLI, tutorial-style Python, sqlite-utils), BENCH_RUNS
+# SQLite table, the XML and the JSON (taking turns, round by round), and the peers in Benchmarks/peers/ (the
+# SQLite floor — SQLite copying the finished rows itself —, C baseline from CSV and SQLite, sqlite3 CLI,
+# tutorial-style Python, sqlite-utils), BENCH_RUNS
 # (default 3) times each. A peer whose first run takes over BENCH_SLOW seconds (default 30) runs
 # once (the 10-minute budget). Every tool's output is checked against CoreSeed's CSV store
 # (Benchmarks/check_same.py). Prints the table of median wall
@@ -101,6 +102,9 @@ record "CoreSeed|SQLite" "$(check "$out/coreseed-sqlite.sqlite")"
 record "CoreSeed|XML" "$(check "$out/coreseed-xml.sqlite")"
 record "CoreSeed|JSON" "$(check "$out/coreseed-json.sqlite")"
 sqlite3 "$reference" "SELECT 'INSERT INTO Z_METADATA VALUES (' || Z_VERSION || ', ' || quote(Z_UUID) || ', ' || quote(Z_PLIST) || ');' FROM Z_METADATA" > "$dir/metadata.sql"
+# The SQLite floor: SQLite copying CoreSeed's finished rows into an empty store with the same schema.
+cp "$reference" "$dir/finished.sqlite"
+measure "SQLite floor" "finished rows" "$out/floor.sqlite" Benchmarks/peers/sqlite-floor.sh "$dir/finished.sqlite" "$out/floor.sqlite"
 measure "C baseline" CSV "$out/baseline-csv.sqlite" "$dir/baseline" csv "$dir/banks.csv" "$out/baseline-csv.sqlite" "$dir/metadata.sql"
 measure "C baseline" SQLite "$out/baseline-sqlite.sqlite" "$dir/baseline" sqlite "$dir/banks.sqlite3" "$out/baseline-sqlite.sqlite" "$dir/metadata.sql"
 measure "sqlite3 CLI" CSV "$out/sqlite-cli.sqlite" Benchmarks/peers/sqlite-cli.sh "$dir/banks.csv" "$out/sqlite-cli.sqlite" "$dir/metadata.sql"
