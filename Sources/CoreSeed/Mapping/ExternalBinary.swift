@@ -13,8 +13,10 @@ public enum ExternalBinary {
 
     /// What a stored column value is.
     public enum Stored: Equatable, Sendable {
-        /// The bytes, inline.
-        case inline([UInt8])
+        /// The bytes, inline: the column's own storage after the marker, not a copy. A copy here
+        /// (`Array(column.dropFirst())`) was written after Swift 6.3.1's optimizer had freed it, in every
+        /// caller that ignores the bytes (the verifier's check): `Tests/Reproducers/DeadArrayCopy.swift`.
+        case inline(ArraySlice<UInt8>)
         /// A reference to the external file named by this UUID.
         case reference(String)
         /// Neither: Core Data would read it as a reference to a file that cannot exist.
@@ -23,7 +25,7 @@ public enum ExternalBinary {
 
     public static func decode(_ column: [UInt8]) -> Stored {
         guard let first = column.first else { return .malformed }
-        if first == inlineMarker { return .inline(Array(column.dropFirst())) }
+        if first == inlineMarker { return .inline(column.dropFirst()) }
         guard first == referenceMarker, column.count == 38, column[37] == 0 else { return .malformed }
         let uuid = String(decoding: column[1..<37], as: UTF8.self)
         return isFileName(uuid) ? .reference(uuid) : .malformed
@@ -54,7 +56,7 @@ public enum ExternalBinary {
     /// from `directory`. Throws for a malformed value or a missing file (naming `row` and `attribute`).
     static func load(_ column: [UInt8], from directory: String, row: String, attribute: String) throws(FileError) -> SQLiteValue {
         switch decode(column) {
-        case .inline(let bytes): return .blob(bytes)
+        case .inline(let bytes): return .blob(Array(bytes))
         case .reference(let uuid):
             let path = directory + "/" + uuid
             guard let data = FileManager.default.contents(atPath: path) else {
