@@ -8,7 +8,7 @@ import Testing
 struct InterruptCleanupTests {
     /// The paths of the block registered in `slot`, folders ending with "/".
     static func paths(in slot: Int) -> [String]? {
-        InterruptCleanup.slots[slot].map { pointer in
+        InterruptCleanup.slots[slot].load(ordering: .sequentiallyConsistent).map { pointer in
             var strings: [String] = []
             var cursor = pointer
             while cursor.pointee != 0 {
