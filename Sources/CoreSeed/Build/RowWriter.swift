@@ -79,7 +79,10 @@ final class RowWriter {
         var waitingCount = Array(repeating: 0, count: prepared.statements.count)  // values per waiting row
         let store = writer.store
         while let batch = try handoff.take() {
+            // SAFETY: `bytes` is bound in place (`SQLITE_STATIC`) and every row is stepped inside this
+            // closure; the deferred clear leaves no binding pointing at the batch once it is gone.
             try batch.bytes.withUnsafeBufferPointer { bytes in
+                defer { for statement in prepared.statements { statement.clearBindings() } }
                 let base = bytes.baseAddress
                 /// Binds the `count` values at `offset` from parameter `first` on.
                 func bind(_ statement: SQLiteStatement, offset: Int, count: Int, first: Int32) throws(SQLiteError) {

@@ -15,6 +15,7 @@ public final class SQLiteStatement {
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
         var remainder = ""
+        // SAFETY: the C string lives for the closure; `tail` points into it and is copied to a String inside.
         let rc = sql.withCString { text in
             var tail: UnsafePointer<CChar>?
             let rc = sqlite3_prepare_v2(database.handle, text, -1, &statement, &tail)
@@ -61,6 +62,7 @@ public final class SQLiteStatement {
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
         case .text(let s):
             var s = s
+            // SAFETY: bound with SQLITE_TRANSIENT: SQLite copies the bytes before `withUTF8` returns.
             rc = s.withUTF8 { buffer in bindTextResult(buffer, at: index) }
         case .blob(let bytes):
             rc = bytes.withUnsafeBytes { buffer in
@@ -96,10 +98,12 @@ public final class SQLiteStatement {
     }
 
     /// Binds UTF-8 text bytes; SQLite copies them. Empty text stays text (not NULL).
+    /// SAFETY: SQLITE_TRANSIENT: SQLite copies `bytes` during the call.
     public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
         try checked(bindTextResult(bytes, at: index))
     }
 
+    // SAFETY: SQLITE_TRANSIENT: SQLite copies `bytes` during the call; the rebound view does not leave it.
     private func bindTextResult(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient())
@@ -112,6 +116,7 @@ public final class SQLiteStatement {
     /// Binds UTF-8 text in place (`SQLITE_STATIC`): the caller keeps `bytes` alive and unchanged until the
     /// statement has been stepped and reset.
     @inline(__always)
+    // SAFETY: SQLITE_STATIC: the caller steps before its bytes go and then clears the bindings (RowWriter).
     public func bindStaticText(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) throws(SQLiteError) {
         guard let bytes, count > 0 else {
             try checked(sqlite3_bind_text(handle, index, "", 0, coreseed_sqlite_transient()))
@@ -125,6 +130,7 @@ public final class SQLiteStatement {
 
     /// Binds a blob in place (`SQLITE_STATIC`), with the same lifetime rule as `bindStaticText`.
     @inline(__always)
+    // SAFETY: SQLITE_STATIC: as `bindStaticText`.
     public func bindStaticBlob(_ bytes: UnsafePointer<UInt8>?, count: Int, at index: Int32) throws(SQLiteError) {
         try checked(sqlite3_bind_blob(handle, index, bytes.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), Int32(count),
                                       coreseed_sqlite_static()))
@@ -155,8 +161,15 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Sets every parameter to NULL (`sqlite3_clear_bindings`): after binding in place, so that no
+    /// binding points at memory that is about to go.
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
     /// Column `index` of the current row in place: text and blob bytes point into SQLite's row buffer,
     /// valid until the next `step()` or a conversion of that column.
+    /// SAFETY: a view into SQLite's row: its one user (`SQLiteRecordReader.fieldView`) reads it before the next step.
     public enum ColumnView {
         case null
         case integer(Int64)
@@ -167,6 +180,7 @@ public final class SQLiteStatement {
 
     /// ``ColumnView`` of column `index` (0-based) of the current row.
     @inline(__always)
+    // SAFETY: type first, then the pointer, then its length (the order SQLite documents); no conversion follows.
     public func view(at index: Int) -> ColumnView {
         let i = Int32(index)
         switch sqlite3_column_type(handle, i) {
