@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader
-# imports CLibXML2, only Crypto/ imports the crypto library (CCrypto, CommonCrypto), the two test
+# imports CLibXML2, only Crypto/ imports the crypto library (CCrypto, CommonCrypto), every unsafe
+# construct has its SAFETY: comment (scripts/unsafe-comments.py), the two test
 # targets' corpus gate (Corpus.swift) is one file in two places, Tools/CoreDataCheck and the fuzz targets compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,7 @@ if grep -rl 'import CSQLite' Sources | grep -v '^Sources/CoreSeed/SQLite/'; then
 if grep -rl 'import CLibXML2' Sources | grep -v '^Sources/CoreSeed/Readers/XML/'; then echo "only Sources/CoreSeed/Readers/XML may import CLibXML2"; status=1; fi
 if grep -rlE 'import (CCrypto|CommonCrypto)' Sources | grep -v '^Sources/CoreSeed/Crypto/'; then echo "only Sources/CoreSeed/Crypto may import CCrypto or CommonCrypto"; status=1; fi
 if grep -rn 'try!' Sources; then echo "no try! in Sources"; status=1; fi
+python3 scripts/unsafe-comments.py Sources || { echo "an unsafe construct has no SAFETY: comment (scripts/unsafe-comments.py)"; status=1; }
 if ! cmp -s Tests/CoreSeedTests/Support/Corpus.swift Tests/coreseedTests/Corpus.swift; then
   echo "Tests/CoreSeedTests/Support/Corpus.swift and Tests/coreseedTests/Corpus.swift must stay the same file"; status=1
 fi

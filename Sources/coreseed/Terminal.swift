@@ -28,11 +28,13 @@ enum Terminal {
     /// Writes `text` and a newline to stdout.
     static func out(_ text: String) throws(WriteError) {
         var line = text + "\n"
+        // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `line` is a local copy.
         try check(line.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) })
     }
 
     /// Writes `bytes` to stdout as they are.
     static func out(_ bytes: [UInt8]) throws(WriteError) {
+        // SAFETY: the bytes are written out before `withUnsafeBytes` returns.
         try check(bytes.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) })
     }
 
@@ -45,6 +47,7 @@ enum Terminal {
     /// Writes `text` and a newline to stderr; a failure is remembered, not thrown.
     static func error(_ text: String) {
         var line = text + "\n"
+        // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `line` is a local copy.
         if line.withUTF8({ writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }) != nil {
             stderrFailure.store(true, ordering: .relaxed)
         }
@@ -55,6 +58,7 @@ enum Terminal {
 
     /// Writes all of `bytes` to `descriptor` with `write(2)`, again after a partial write or EINTR.
     /// Returns nil, or the `errno` of the write that failed.
+    /// SAFETY: reads `bytes` only during the call (each caller passes its `withUTF8`/`withUnsafeBytes` view).
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard var next = bytes.baseAddress else { return nil }
         var remaining = bytes.count
@@ -89,12 +93,14 @@ extension Terminal {
     /// is not output.
     static func progress(_ line: String?) {
         var text = line.map { "\r\u{1B}[K\($0)" } ?? "\r\u{1B}[K"
+        // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `text` is a local copy.
         _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a plain progress line to stderr (not a TTY); a failure is ignored.
     static func progress(plain line: String) {
         var text = line + "\n"
+        // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `text` is a local copy.
         _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 }

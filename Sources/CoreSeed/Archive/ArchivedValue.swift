@@ -176,6 +176,7 @@ public indirect enum ArchivedValue: Sendable, Equatable {
             case ("$date", .integer(let seconds)): return .date(Double(seconds))
             case ("$uuid", .string(let text)):
                 guard let uuid = UUID(uuidString: text) else { throw error("\(ArchivedValue.quoted(text)) is not a UUID (8-4-4-4-12 hexadecimal digits)") }
+                // SAFETY: the tuple's bytes are copied into an Array inside the closure.
                 return .uuid(withUnsafeBytes(of: uuid.uuid) { Array($0) })
             case ("$url", .string(let text)):
                 guard URL(string: text) != nil else { throw error("\(ArchivedValue.quoted(text)) is not a URL") }

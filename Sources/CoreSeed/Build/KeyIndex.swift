@@ -43,6 +43,7 @@ struct KeyIndex {
 
     /// ``canonicalInteger(_:)`` of UTF-8 bytes.
     @inline(__always)
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func canonicalInteger(bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
         var index = 0

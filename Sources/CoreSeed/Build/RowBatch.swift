@@ -24,6 +24,7 @@ struct RowBatch: Sendable {
 
     /// Appends text given as UTF-8 bytes (copied into `bytes`).
     @inline(__always)
+    // SAFETY: copies `text` into `bytes` during the call; keeps no pointer to it.
     mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
         let start = bytes.count
         bytes.append(contentsOf: text)
@@ -38,6 +39,7 @@ struct RowBatch: Sendable {
         case .real(let number): values.append(.real(number))
         case .text(var text):
             let start = bytes.count
+            // SAFETY: the UTF-8 view is copied into `bytes` inside the closure.
             text.withUTF8 { bytes.append(contentsOf: $0) }
             values.append(.text(start: Int32(start), count: Int32(bytes.count - start)))
         case .blob(let blob):

@@ -151,6 +151,7 @@ extension SeedBuild {
             defer { try? handle.close() }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 if stop?.isStopped == true { throw CancellationError() }
+                // SAFETY: the digest reads the chunk inside the closure and keeps no pointer to it.
                 chunk.withUnsafeBytes { hash.update($0) }
             }
         }
@@ -164,6 +165,7 @@ extension SeedBuild {
 }
 
 /// A value computed on another thread, waited for. `@unchecked Sendable`: guarded by `condition`.
+/// SAFETY: `value` is read and written only with `condition` locked; set once by the thread, read by the waiter.
 final class ThreadResult<Value>: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Result<Value, any Error>?

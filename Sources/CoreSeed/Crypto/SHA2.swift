@@ -12,6 +12,7 @@ public enum SHA2 {
     /// SHA-256 of `bytes` (32 bytes). Calls `CC_SHA256` or OpenSSL's one-shot `SHA256`.
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
+        // SAFETY: both views are used inside the closures only, by the one-shot digest call; `digest` is a local array of the full digest size.
         bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 #if canImport(CommonCrypto)
@@ -28,6 +29,7 @@ public enum SHA2 {
     /// SHA-512 of `bytes` (64 bytes). Calls `CC_SHA512` or OpenSSL's one-shot `SHA512`.
     public static func sha512(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 64)
+        // SAFETY: both views are used inside the closures only, by the one-shot digest call; `digest` is a local array of the full digest size.
         bytes.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
                 #if canImport(CommonCrypto)

@@ -31,6 +31,7 @@ public final class SHA256Stream {
     }
 
     /// Adds `bytes` to the digest (`EVP_DigestUpdate`).
+    /// SAFETY: reads `bytes` during the call only (EVP_DigestUpdate copies into the context).
     public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         #if canImport(CommonCrypto)
@@ -41,12 +42,14 @@ public final class SHA256Stream {
     }
 
     public func update(_ bytes: [UInt8]) {
+        // SAFETY: the view is used inside the closure only.
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The 32-byte digest (`EVP_DigestFinal_ex`). Call once.
     public func finish() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
+        // SAFETY: the 32-byte output buffer is written inside the closure only.
         digest.withUnsafeMutableBufferPointer { output in
             #if canImport(CommonCrypto)
             _ = CC_SHA256_Final(output.baseAddress, &context)

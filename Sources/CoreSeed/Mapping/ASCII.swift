@@ -12,6 +12,7 @@ enum ASCII {
     @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }
 
     /// `bytes` without leading and trailing spaces.
+    /// SAFETY: returns a sub-view of `bytes`, valid exactly as long as `bytes` is (the caller's closure or row).
     static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var start = 0
         var end = bytes.count
@@ -21,6 +22,7 @@ enum ASCII {
     }
 
     /// Does `bytes` at `index` start with `word`, ignoring ASCII case? (`word` is lower-case.)
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, caseInsensitive word: [UInt8]) -> Bool {
         guard bytes.count - index >= word.count else { return false }
         for offset in 0..<word.count where lowercased(bytes[index + offset]) != word[offset] {
@@ -30,6 +32,7 @@ enum ASCII {
     }
 
     /// Does all of `bytes` equal `word`, ignoring ASCII case? (`word` is lower-case.)
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid). `utf8Start` of a StaticString is static memory.
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, caseInsensitive word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
         let expected = word.utf8Start
@@ -43,6 +46,7 @@ enum ASCII {
 extension String {
     /// Calls `body` with the string's UTF-8 bytes; a native string (every string on Linux) is not copied.
     @inline(__always)
+    // SAFETY: the view lives only inside `withUTF8` on a local copy; `body` must not keep it (it returns values, not views).
     func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(CoercionFailure) -> R) throws(CoercionFailure) -> R {
         var copy = self
         // `withUTF8` rethrows untyped errors; carry the typed one out by hand.
@@ -56,6 +60,7 @@ extension String {
 
     /// Calls `body` with the string's UTF-8 bytes; a native string (every string on Linux) is not copied.
     @inline(__always)
+    // SAFETY: the view lives only inside `withUTF8` on a local copy; `body` must not keep it.
     func withUTF8Buffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var copy = self
         return copy.withUTF8(body)

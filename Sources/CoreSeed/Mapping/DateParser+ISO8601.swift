@@ -1,5 +1,6 @@
 extension DateParser {
     /// `yyyy-MM-dd`, then optionally `T` (or a space) `HH:mm[:ss[.f…]]`, then optionally an offset.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     func parseISO8601(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var fields = Fields()
         var index = 0
@@ -42,6 +43,7 @@ extension DateParser {
     }
 
     @inline(__always)
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     private static func expect(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ byte: UInt8) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1

@@ -101,6 +101,7 @@ public struct DateParser: Sendable {
         text.withUTF8Buffer { bytes in secondsSinceReference(bytes: ASCII.trimmed(bytes)) }
     }
 
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     func secondsSinceReference(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         guard !bytes.isEmpty else { return nil }
         for input in compiled {
@@ -146,6 +147,7 @@ public struct DateParser: Sendable {
     }
 
     /// `[-+]digits[.digits]` as a whole part and a signed fraction, or `nil`.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func numericText(_ bytes: UnsafeBufferPointer<UInt8>) -> (whole: Int64, fraction: Double)? {
         var index = 0
         var negative = false
@@ -223,6 +225,7 @@ public struct DateParser: Sendable {
 
     // MARK: Patterns
 
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: DatePattern) -> Double? {
         var fields = Fields()
         var index = 0
@@ -280,6 +283,7 @@ public struct DateParser: Sendable {
 
     /// `min…max` ASCII digits at `index` (greedy), as a number.
     @inline(__always)
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, min: Int, max: Int) -> Int? {
         var value = 0
         var count = 0
@@ -292,6 +296,7 @@ public struct DateParser: Sendable {
     }
 
     /// 1–9 digits of a fraction of a second.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func fraction(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Double? {
         let start = index
         guard let digits = digits(bytes, &index, min: 1, max: 9) else { return nil }
@@ -302,6 +307,7 @@ public struct DateParser: Sendable {
 
     /// An offset at `index`: `Z`, `±hh`, `±hhmm`, `±hh:mm`, optionally after `GMT` or `UTC`
     /// (a bare `GMT`/`UTC` is zero). Seconds east of UTC.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func offset(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int64? {
         guard index < bytes.count else { return nil }
         if bytes[index] == UInt8(ascii: "Z") {

@@ -30,9 +30,11 @@ struct DateZone: Sendable {
     /// each an atomic word, so the converter can be shared between the build's threads with no lock
     /// on the path every date takes. A slot holds `day << 20 | (offset + 2¹⁹)`; 0 is empty (that
     /// would be an offset of −2¹⁹ s, which no zone has). `@unchecked Sendable`: only atomics are touched.
+    /// SAFETY: every access is an atomic load or store of a slot; `slots` is allocated in init, freed in deinit, never reassigned.
     final class DayOffsets: @unchecked Sendable {
         private static let count = 1 << 16
         private static let bias: Int64 = 1 << 19
+        // SAFETY: `Atomic` is ~Copyable, so no array holds it: plain memory owned by this object for its life.
         private let slots: UnsafeMutablePointer<Atomic<UInt64>>
 
         init() {

@@ -29,6 +29,7 @@ enum EnglishNames {
 
     /// ``match(_:_:_:)`` for month names, with the same result: every month's spellings share its first
     /// three letters, so those pick the month before any spelling is compared.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func matchMonth(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int? {
         guard bytes.count - index >= 3 else { return nil }
         let key = pack(ASCII.lowercased(bytes[index]), ASCII.lowercased(bytes[index + 1]), ASCII.lowercased(bytes[index + 2]))
@@ -41,6 +42,7 @@ enum EnglishNames {
     }
 
     /// The index of the name at `index` (longest spelling first, any case), advancing past it.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func match(_ table: [[[UInt8]]], _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int? {
         for (position, spellings) in table.enumerated() {
             for spelling in spellings where ASCII.hasPrefix(bytes, at: index, caseInsensitive: spelling) {

@@ -12,6 +12,7 @@ struct NumberSyntax {
     /// More significant digits than `mantissa` holds.
     var truncated = false
 
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
@@ -75,6 +76,7 @@ struct NumberSyntax {
 
     /// The nearest `Double` (±infinity past its range). Exact in one multiplication or division when
     /// the digits fit in 53 bits and the power of ten in 22 (Clinger's fast path); else the standard library's parser.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     func double(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
         if mantissa == 0, !truncated { return negative ? -0.0 : 0.0 }
         if !truncated, mantissa < 1 << 53, exponent.magnitude <= 22 {
@@ -87,6 +89,7 @@ struct NumberSyntax {
     }
 
     /// The nearest `Float` (±infinity past its range), rounded once from the digits.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     func float(_ bytes: UnsafeBufferPointer<UInt8>) -> Float {
         if mantissa == 0, !truncated { return negative ? -0.0 : 0.0 }
         if !truncated, mantissa < 1 << 24, exponent.magnitude <= 10 {
@@ -114,10 +117,12 @@ public struct DecimalText: Sendable, Equatable {
     }
 
     /// Valid decimal syntax of at most 38 significant digits whose value fits a `Double`.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let syntax = NumberSyntax(bytes), syntax.significantDigits <= DecimalText.maximumSignificantDigits else { return nil }
         let value = syntax.double(bytes)
         guard value.isFinite else { return nil }
+        // SAFETY: a sub-view of `bytes`, used within this call only.
         let digits = bytes.first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
         self.text = String(decoding: digits, as: UTF8.self)
         self.value = value

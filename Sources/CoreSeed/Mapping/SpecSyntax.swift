@@ -21,6 +21,7 @@ struct SpecSyntax {
     /// Checks `data`; throws the first problem found.
     static func check(_ data: [UInt8]) throws(Problem) {
         var scanner = SpecSyntax(bytes: data)
+        // SAFETY: the view is read inside the closure only; `!data.isEmpty` makes `baseAddress` non-nil.
         if !data.isEmpty, let offset = data.withUnsafeBufferPointer({ UTF8Validation.firstInvalidOffset($0.baseAddress!, count: $0.count) }) {
             while scanner.index < offset { scanner.advance() }
             throw scanner.problem("invalid UTF-8 byte 0x\(String(data[offset], radix: 16, uppercase: true)): a spec is UTF-8 text")

@@ -47,6 +47,7 @@ extension ValueCoercer {
     }
 
     /// `[+-]digits`, or with `allowsIntegralReals` also `[+-]digits.000`.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func integerText(_ bytes: UnsafeBufferPointer<UInt8>, allowsIntegralReals: Bool) -> IntegerText {
         var index = 0
         var negative = false

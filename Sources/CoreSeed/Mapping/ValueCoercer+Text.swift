@@ -48,6 +48,7 @@ extension ValueCoercer {
         throw CoercionFailure(.notA, expected: type.rawValue, seen: value)
     }
 
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func uuidBytes(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var bytes = text
         if bytes.count == 38 {
@@ -92,6 +93,7 @@ extension ValueCoercer {
         throw CoercionFailure(.notA, expected: type.rawValue, seen: value)
     }
 
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func isURI(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, ASCII.isLetter(first) else { return false }
         var index = 1
@@ -138,6 +140,7 @@ enum Base64 {
     }()
 
     /// The decoded bytes, or `nil` when the length is not a multiple of 4 or a character is not base64.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         var padding = 0

@@ -120,6 +120,7 @@ public struct ValueCoercer: Sendable {
     /// without model bounds, dates); nil whenever the general path must decide (blank text, NULL,
     /// errors, other types) — never a different answer.
     @inline(__always)
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid). What it returns holds copies, never the view.
     func coerceFast(_ bytes: UnsafeBufferPointer<UInt8>) -> FastValue? {
         switch type {
         case .string:

@@ -37,6 +37,7 @@ enum FieldView {
     case integer(Int64)
     case real(Double)
     /// Valid UTF-8.
+    /// SAFETY: points into the reader's own buffer (or SQLite's row): read it before the reader moves on.
     case text(UnsafeBufferPointer<UInt8>)
     /// Anything the reader does not show in place (a blob, text that is not valid UTF-8).
     case other

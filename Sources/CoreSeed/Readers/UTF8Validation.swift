@@ -2,6 +2,7 @@
 /// Rejects overlong forms, surrogates and scalars above U+10FFFF (Unicode Table 3-7).
 enum UTF8Validation {
     /// The offset of the first byte that does not start or continue a well-formed scalar, or nil.
+    /// SAFETY: reads `count` bytes at `bytes` during the call only.
     static func firstInvalidOffset(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int? {
         var i = 0
         while i < count {
@@ -19,6 +20,7 @@ enum UTF8Validation {
     /// The length of the well-formed scalar whose lead byte (≥ 0x80) is at `bytes`: 2–4; 0 when it
     /// is not one; -1 when it needs more than the `available` bytes.
     @inline(__always)
+    // SAFETY: reads at most `available` bytes at `bytes`, during the call only.
     static func scalarLength(_ bytes: UnsafePointer<UInt8>, available: Int) -> Int {
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF

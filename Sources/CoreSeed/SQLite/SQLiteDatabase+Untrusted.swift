@@ -32,6 +32,7 @@ extension SQLiteDatabase {
     public func limitStepDuration(to limit: Duration) {
         let deadline = StepDeadline(limit: limit)
         stepDeadline = deadline
+        // SAFETY: the handler holds `deadline` unretained; `stepDeadline` keeps it alive as long as the connection (closed in deinit before it goes).
         sqlite3_progress_handler(handle, 1000, { context in
             guard let context else { return 0 }
             return Unmanaged<StepDeadline>.fromOpaque(context).takeUnretainedValue().hasPassed() ? 1 : 0

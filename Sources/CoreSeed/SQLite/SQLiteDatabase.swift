@@ -60,6 +60,7 @@ public final class SQLiteDatabase {
     /// Runs one or more statements that return no rows we need (`sqlite3_exec`).
     public func execute(_ sql: String) throws(SQLiteError) {
         stepDeadline?.arm()
+        // SAFETY: SQLite allocates the message; it is copied to a String, then freed with sqlite3_free, once.
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {

@@ -123,6 +123,7 @@ final class ExportFile {
     private func flush() throws {
         var written = 0
         while written < buffer.count {
+            // SAFETY: the view is written from inside the closure only; the loop runs while `buffer` is non-empty, so `baseAddress` is non-nil.
             let count = buffer.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + written, $0.count - written) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { throw failure(errno) }
@@ -158,6 +159,7 @@ final class ExportFile {
 }
 
 /// `write(2)`, by a name `ExportFile`'s own `write` does not hide.
+/// SAFETY: reads `count` bytes at `bytes` during the call only (its one caller's `withUnsafeBytes`).
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
 }

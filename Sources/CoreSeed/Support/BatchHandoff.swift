@@ -6,6 +6,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: every field is guarded by `condition`; a batch belongs to the producer until
 /// it is put, then to the consumer.
+/// SAFETY: every stored property is read and written only with `condition` locked.
 final class BatchHandoff<Batch, Failure: Error>: @unchecked Sendable {
     private let capacity: Int
     private let condition = NSCondition()

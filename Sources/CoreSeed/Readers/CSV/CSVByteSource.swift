@@ -16,6 +16,7 @@ final class CSVByteSource {
     enum Failure: Error { case reason(ReaderError.Reason) }
 
     private let descriptor: Int32
+    // SAFETY: allocated in init, freed in deinit, never handed out: the source owns it for its life.
     private var raw: UnsafeMutablePointer<UInt8>
     private let rawCapacity: Int
     private var rawStart = 0
@@ -79,6 +80,7 @@ final class CSVByteSource {
     }
 
     /// Writes up to `capacity` UTF-8 bytes at `destination`; 0 only at the end of the file.
+    /// SAFETY: writes within `capacity` bytes of the reader's buffer during the call; keeps no pointer to it.
     func fill(_ destination: UnsafeMutablePointer<UInt8>, capacity: Int) throws(Failure) -> Int {
         precondition(capacity >= 4, "destination too small")
         while true {
@@ -103,6 +105,7 @@ final class CSVByteSource {
         }
     }
 
+    // SAFETY: writes within `capacity` bytes of the reader's buffer during the call; keeps no pointer to it.
     private func transcodeSingleByte(into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int {
         var out = 0
         let latin1 = encoding == .isoLatin1
@@ -120,6 +123,7 @@ final class CSVByteSource {
         return out
     }
 
+    // SAFETY: writes within `capacity` bytes of the reader's buffer during the call; keeps no pointer to it.
     private func transcodeUTF16(into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int {
         var out = 0
         let littleEndian = encoding == .utf16LE
@@ -157,6 +161,7 @@ final class CSVByteSource {
     }
 
     @inline(__always)
+    // SAFETY: writes within `capacity` bytes of the reader's buffer during the call; keeps no pointer to it.
     static func encodeUTF8(_ scalar: UInt32, into destination: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case ..<0x80:

@@ -25,6 +25,7 @@ extension CSVReader {
 
     /// The fields found so far, in locals while scanning.
     struct FieldTable {
+        // SAFETY: the reader's `fields`, moved into a local for the scan and handed back after it; one owner at a time.
         var fields: UnsafeMutablePointer<FieldSpan>
         var capacity: Int
         var count = 0
@@ -32,6 +33,7 @@ extension CSVReader {
         @inline(__always)
         mutating func append(start: Int, end: Int, flags: UInt8, column: Int) {
             if count == capacity {
+                // SAFETY: the old table is moved into the new one, then freed; nothing else points into it.
                 let grown = UnsafeMutablePointer<FieldSpan>.allocate(capacity: capacity * 2)
                 grown.moveInitialize(from: fields, count: count)
                 fields.deallocate()

@@ -27,6 +27,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
     private let source: CSVByteSource
     private let validatesUTF8: Bool
 
+    // SAFETY: owned by the reader (freed in deinit); views into it (`rawField`) last until the next `nextRaw()`, which may move it.
     var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Where the current record starts, and the end of buffered data.
@@ -45,6 +46,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
         var column: Int
         var flags: UInt8
     }
+    // SAFETY: owned by the reader (freed in deinit); only the scanner grows it, between records.
     var fields: UnsafeMutablePointer<FieldSpan>
     var fieldCapacity = 64
     var fieldCount = 0
@@ -54,6 +56,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
     private var failure: ReaderError?
     private var finished = false
     var rawState = RawState.notStarted
+    // SAFETY: owned by the reader (freed in deinit); a view into it lasts until the next unescape (`rawField` says so).
     private var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     private var scratchCapacity = 256
     private var pending: Record?
@@ -191,6 +194,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
             guard capacity < Self.maximumRecordSize else {
                 throw ReaderError(.recordTooLarge(Self.maximumRecordSize), at: SourceLocation(file: path, line: recordLine, column: 1))
             }
+            // SAFETY: grows between records, when no view into the old buffer is out (nextRaw has moved on).
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             grown.update(from: buffer, count: end)
             buffer.deallocate()
@@ -237,6 +241,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
             } else if flags & Self.hasDoubledQuotes != 0 {
                 values.append(.text(unescapedString(from: from, to: to)))
             } else {
+                // SAFETY: a view of the current record, copied into a String at once.
                 values.append(.text(String(decoding: UnsafeBufferPointer(start: buffer + from, count: to - from), as: UTF8.self)))
             }
         }
@@ -249,6 +254,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
     }
 
     /// A quoted field's content without its doubled quotes, in `scratch` (valid until the next call).
+    /// SAFETY: the view returned lasts until the next call (which may reallocate `scratch`); callers copy or read it first.
     func unescapeToScratch(from: Int, to: Int) -> UnsafeBufferPointer<UInt8> {
         if scratchCapacity < to - from {
             scratch.deallocate()
@@ -263,6 +269,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
             count += 1
             i += (byte == quote) ? 2 : 1
         }
+        // SAFETY: valid until the next unescape; see the SAFETY note above.
         return UnsafeBufferPointer(start: scratch, count: count)
     }
 
@@ -307,6 +314,7 @@ extension CSVReader: FieldViewReader {
     /// The UTF-8 bytes of field `index` of the current record, or nil when the field reads as NULL
     /// (an unquoted empty field with `nullIfUnquotedEmpty`). A field with doubled quotes is unescaped
     /// into a scratch buffer that the next call reuses: use the bytes before asking for another field.
+    /// SAFETY: a view of `buffer` or `scratch`, valid until the next `nextRaw()` or `rawField`; the build reads each at once.
     func rawField(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
         let span = fields[index]
         if span.start == span.end && options.nullIfUnquotedEmpty && span.flags & Self.wasQuoted == 0 { return nil }

@@ -56,6 +56,7 @@ final class JSONRawRecord {
         case list(FieldValue)
     }
 
+    // SAFETY: the reader's thread only; no method re-enters another (readFlat reads the scanner's buffer, another object, while it writes these).
     @exclusivity(unchecked) private var slots: [Slot] = []
     @exclusivity(unchecked) private var lines: [Int] = []
     @exclusivity(unchecked) private var columns: [Int] = []
@@ -70,6 +71,7 @@ final class JSONRawRecord {
     @exclusivity(unchecked) private var line = 0, column = 0
     /// A field's error found before the record's end: thrown once the whole record was read (a syntax
     /// error later in it comes first, as with `next()`), the first field's in field order.
+    /// SAFETY: the reader's thread only; no method re-enters another (readFlat reads the scanner's buffer, another object, while it writes these).
     @exclusivity(unchecked) private var deferred: (field: Int, error: ReaderError)?
     @exclusivity(unchecked) var key: String?
 
@@ -78,6 +80,7 @@ final class JSONRawRecord {
     private func append(_ bytes: [UInt8]) -> Slot {
         // An empty array may have no storage at all: nothing to copy.
         guard !bytes.isEmpty else { return .text(start: textCount, count: 0) }
+        // SAFETY: copied into `text` inside the closure; `bytes` is not empty, so `baseAddress` is set.
         return bytes.withUnsafeBufferPointer { append($0.baseAddress!, $0.count) }
     }
 
@@ -180,6 +183,7 @@ final class JSONRawRecord {
     /// keys whose values are plain strings (no escapes), numbers, booleans or null, wholly in the buffer.
     /// Anything else (an escape, a nested value, a repeated key, the buffer's end, a syntax error)
     /// returns nil and the record is read again by the general path, which says what is wrong.
+    /// SAFETY: `bytes` is the scanner's buffer inside its `readAhead`; values are copied into `text` (`append`), never kept as views.
     private func readFlat(_ bytes: UnsafeBufferPointer<UInt8>, _ flat: [(key: [UInt8], field: Int)],
                           _ startLine: Int, _ startLineStart: Int, _ offset: Int) -> (taken: Int, line: Int, lineStart: Int)? {
         let n = bytes.count
@@ -226,6 +230,7 @@ final class JSONRawRecord {
             let (valueLine, valueColumn) = (line, offset + i - lineStart + 1)
             var field: Int?
             for entry in flat where entry.key.count == keyCount {
+                // SAFETY: both views are compared inside the closure; `keyCount > 0` makes `baseAddress` non-nil.
                 let same = keyCount == 0 || entry.key.withUnsafeBufferPointer { key in memcmp(key.baseAddress!, base + keyStart, keyCount) == 0 }
                 if same {
                     field = entry.field
@@ -254,6 +259,7 @@ final class JSONRawRecord {
                 while end < n, bytes[end] > 0x20, bytes[end] != UInt8(ascii: ","), bytes[end] != UInt8(ascii: "}"),
                       bytes[end] != UInt8(ascii: "]") { end += 1 }
                 guard end < n else { return nil }
+                // SAFETY: a sub-view of `bytes`, used inside this call only.
                 let word = UnsafeBufferPointer(start: base + start, count: end - start)
                 let value: Slot
                 if word.elementsEqual("null".utf8) { value = .null }
@@ -273,6 +279,7 @@ final class JSONRawRecord {
     }
 
     /// A JSON number's value when it is an integer that fits 64 bits (what `next()` makes an integer).
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     private static func integer(_ word: UnsafeBufferPointer<UInt8>) -> Int64? {
         var value: Int64 = 0
         var index = 0
@@ -292,6 +299,7 @@ final class JSONRawRecord {
     }
 
     /// Copies `count` bytes into the text buffer.
+    /// SAFETY: copies `count` bytes from `bytes` during the call; growing `text` frees the old block, which no view outlives (views last until the next record).
     private func append(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Slot {
         if textCount + count > textCapacity {
             let capacity = max(textCapacity * 2, textCount + count)
@@ -341,6 +349,7 @@ final class JSONRawRecord {
         switch slots[index] {
         case .null: .null
         case .integer(let number): .integer(number)
+        // SAFETY: a view of `text`, valid until the next record is read (FieldViewReader says so).
         case .text(let start, let count): .text(UnsafeBufferPointer(start: text + start, count: count))
         case .list: .other
         }
@@ -352,6 +361,7 @@ final class JSONRawRecord {
             switch slot {
             case .null: .null
             case .integer(let number): .integer(number)
+            // SAFETY: copied into a String at once.
             case .text(let start, let count): .text(String(decoding: UnsafeBufferPointer(start: text + start, count: count), as: UTF8.self))
             case .list(let value): value
             }

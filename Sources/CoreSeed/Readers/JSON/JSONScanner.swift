@@ -32,6 +32,7 @@ final class JSONScanner {
 
     let file: String
     private let descriptor: Int32
+    // SAFETY: the reader's thread only, and no access overlaps another: the buffer's closures touch locals and never refill.
     @exclusivity(unchecked) private var buffer: [UInt8]
     @exclusivity(unchecked) private var count = 0
     @exclusivity(unchecked) private var index = 0
@@ -62,10 +63,12 @@ final class JSONScanner {
     /// path): the buffered bytes from the cursor on, the cursor's line and the file offset of that
     /// line's start and of the buffer's start. `body` returns how far it read and the lines it passed
     /// (nil: nothing taken, the cursor stays).
+    /// SAFETY: `body` gets a view of the buffer for its call only, and must not refill or keep it.
     func readAhead(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ line: Int, _ lineStart: Int, _ offset: Int)
                    -> (taken: Int, line: Int, lineStart: Int)?) -> Bool {
         guard index < count else { return false }
         let (from, offset) = (index, consumed + index)
+        // SAFETY: the view lives for the closure only; `body` copies what it keeps and does not touch this scanner's buffer.
         let result = buffer.withUnsafeBufferPointer { all in
             body(UnsafeBufferPointer(rebasing: all[from..<count]), line, lineStart, offset)
         }
@@ -99,6 +102,7 @@ final class JSONScanner {
         index = 0
         count = 0
         while true {
+            // SAFETY: read(2) fills the buffer inside the closure; the buffer is never empty (its size is fixed at init).
             let read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { throw ReaderError(.cannotRead(String(cString: strerror(errno))), at: location()) }
@@ -122,6 +126,7 @@ final class JSONScanner {
         // In the buffer: one pass over locals (the usual case: a space or none).
         var i = index, lineAt = line, start = lineStart
         let end = count, base = consumed
+        // SAFETY: the view is read inside the closure only (indices into it are all that leave).
         buffer.withUnsafeBufferPointer { bytes in
             while i < end {
                 let byte = bytes[i]
@@ -230,10 +235,12 @@ final class JSONScanner {
         // A number or word wholly in the buffer: read in place.
         if index < count {
             var end = index
+            // SAFETY: the view is read inside the closure only; the value it returns holds copies.
             let value: JSONValue? = buffer.withUnsafeBufferPointer { bytes in
                 while end < count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: ","), bytes[end] != UInt8(ascii: "}"),
                       bytes[end] != UInt8(ascii: "]") { end += 1 }
                 guard end < count else { return nil }  // may go on in the next chunk
+                // SAFETY: a sub-view of the closure's view, used inside it.
                 let word = UnsafeBufferPointer(rebasing: bytes[index..<end])
                 if word.elementsEqual("true".utf8) { return .boolean(true) }
                 if word.elementsEqual("false".utf8) { return .boolean(false) }
@@ -265,9 +272,11 @@ final class JSONScanner {
 
     /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     static func isNumber(_ text: [UInt8]) -> Bool {
+        // SAFETY: the view is read inside the closure only.
         text.withUnsafeBufferPointer { isNumber($0) }
     }
 
+    // SAFETY: borrows `text` for the call and keeps no pointer to it.
     static func isNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         func digits() -> Int {
@@ -304,6 +313,7 @@ final class JSONScanner {
             if index < count {
                 let start = index
                 var end = index
+                // SAFETY: the view is read inside the closure only (indices into it are all that leave).
                 buffer.withUnsafeBufferPointer { bytes in
                     while end < count {
                         let byte = bytes[end]
@@ -331,6 +341,7 @@ final class JSONScanner {
                 var scalar: [UInt8] = [byte]
                 advance()
                 while let next = try peek(), next & 0xC0 == 0x80, scalar.count < 4 { scalar.append(next); advance() }
+                // SAFETY: the view is read inside the closure; `scalar` holds at least its lead byte.
                 guard scalar.withUnsafeBufferPointer({ UTF8Validation.firstInvalidOffset($0.baseAddress!, count: $0.count) }) == nil else {
                     throw ReaderError(.jsonInvalidUTF8(scalar[0]), at: location(column: start))
                 }

@@ -2,6 +2,7 @@
 /// Swift array (no uniqueness check, no retain). Owned by one scanner; freed when it goes (`~Copyable`:
 /// no copy can free it twice or outlive it).
 struct XMLByteBuffer: ~Copyable {
+    // SAFETY: owned (~Copyable, freed in deinit); `base` changes only in `grow`, so views of it last until the next append.
     private(set) var base: UnsafeMutablePointer<UInt8>
     /// Bytes in use; set it lower to drop the last ones.
     var count = 0
@@ -13,6 +14,7 @@ struct XMLByteBuffer: ~Copyable {
     }
 
     @inline(__always)
+    // SAFETY: copies `added` bytes from `bytes` during the call (`bytes` is never this buffer: `appendCopy` grows first).
     mutating func append(_ bytes: UnsafePointer<UInt8>, count added: Int) {
         if count + added > capacity { grow(to: count + added) }
         (base + count).initialize(from: bytes, count: added)
@@ -26,6 +28,7 @@ struct XMLByteBuffer: ~Copyable {
 
     /// `length` bytes from `start` as a `String`.
     func string(from start: Int, count length: Int) -> String {
+        // SAFETY: copied into a String at once.
         String(decoding: UnsafeBufferPointer(start: base + start, count: length), as: UTF8.self)
     }
 
@@ -48,6 +51,7 @@ struct XMLByteBuffer: ~Copyable {
     private mutating func grow(to needed: Int) {
         var newCapacity = max(capacity * 2, 16)
         while newCapacity < needed { newCapacity *= 2 }
+        // SAFETY: the old block is copied, then freed; callers take views only after appending.
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         grown.initialize(from: base, count: count)
         base.deallocate()

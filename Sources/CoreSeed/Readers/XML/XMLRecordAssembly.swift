@@ -11,6 +11,7 @@ struct XMLRecordAssembly: ~Copyable {
 
     let fieldCount: Int
     /// Per field: the 1-based value it picks (`[n]`), or 0 for all of them.
+    /// SAFETY: picks, valueCounts and moreValues: allocated in init, freed in deinit (~Copyable: one owner).
     private let picks: UnsafeMutablePointer<Int>
     /// Per field: how many values the current record has for it.
     private let valueCounts: UnsafeMutablePointer<Int>
@@ -20,6 +21,7 @@ struct XMLRecordAssembly: ~Copyable {
     /// The batch in progress: `recordCount` records of `fieldCount` slots each, their start lines,
     /// their text, and the values that are neither text nor an integer.
     private var bytes = XMLByteBuffer(capacity: 16 << 10)
+    // SAFETY: slots, lines, positions: the batch in progress; handed to the batch made from them, then allocated anew.
     private var slots: UnsafeMutablePointer<XMLRecordBatch.Slot>
     private var lines: UnsafeMutablePointer<Int>
     /// Per slot: where the value's text starts in the document (0 lines when not known).
@@ -27,6 +29,7 @@ struct XMLRecordAssembly: ~Copyable {
     private var others: [FieldValue] = []
     private var recordCount = 0
     /// The current record's row of `slots`, and of `positions`.
+    /// SAFETY: row and positionRow point into `slots` and `positions`, moved on with them.
     private var row: UnsafeMutablePointer<XMLRecordBatch.Slot>
     private var positionRow: UnsafeMutablePointer<XMLRecordBatch.Position>
 
@@ -149,10 +152,12 @@ struct XMLRecordAssembly: ~Copyable {
     // A field's later values are changed only through these two: Swift 6.3 with ThreadSanitizer
     // (`swift test --sanitize=thread`) fails to compile an in-place change through the pointer
     // (`moreValues[field].append(…)`) inside this `~Copyable` struct's methods ("Invalid bitcast").
+    // SAFETY: an element of `moreValues`, which this assembly owns; modified during the call only.
     private static func append(_ value: FieldValue, to values: UnsafeMutablePointer<[FieldValue]>) {
         values.pointee.append(value)
     }
 
+    // SAFETY: as `append`.
     private static func empty(_ values: UnsafeMutablePointer<[FieldValue]>) {
         values.pointee.removeAll(keepingCapacity: true)
     }

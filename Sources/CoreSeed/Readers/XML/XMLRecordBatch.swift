@@ -3,6 +3,7 @@
 /// field is shown in place (``FieldView``) from here; a `Record` with `String`s is made only when asked.
 ///
 /// `@unchecked Sendable`: written only by the scanner before it is handed over, read only after.
+/// SAFETY: immutable once made: the scanner fills it before `put`, and the reader only reads it after `take`.
 final class XMLRecordBatch: @unchecked Sendable {
     /// Where one field's value of one record is.
     struct Slot {
@@ -28,6 +29,7 @@ final class XMLRecordBatch: @unchecked Sendable {
     let fieldCount: Int
     private let bytes: XMLByteBuffer
     /// `count × fieldCount`, record by record.
+    /// SAFETY: slots, lines and positions are handed over by the assembly in init and freed in deinit: the batch owns them.
     private let slots: UnsafeMutablePointer<Slot>
     /// Per record, its start tag's line.
     private let lines: UnsafeMutablePointer<Int>
@@ -37,6 +39,7 @@ final class XMLRecordBatch: @unchecked Sendable {
     private let others: [FieldValue]
 
     /// Takes over `bytes` (freed with the batch), `slots`, `lines` and `positions` (it frees them).
+    /// SAFETY: takes ownership of the three blocks (the assembly allocates new ones for its next batch).
     init(count: Int, fieldCount: Int, bytes: consuming XMLByteBuffer, slots: UnsafeMutablePointer<Slot>, lines: UnsafeMutablePointer<Int>,
          positions: UnsafeMutablePointer<Position>, others: [FieldValue]) {
         self.positions = positions
@@ -55,11 +58,13 @@ final class XMLRecordBatch: @unchecked Sendable {
     }
 
     /// Record `index`'s slots, one per field (valid while the batch lives).
+    /// SAFETY: valid while the batch lives: the reader keeps the batch in `batch` while it uses the row.
     func row(_ index: Int) -> UnsafePointer<Slot> {
         UnsafePointer(slots + index * fieldCount)
     }
 
     /// The bytes text slots point into (valid while the batch lives).
+    /// SAFETY: valid while the batch lives (the reader holds it).
     var text: UnsafePointer<UInt8> {
         UnsafePointer(bytes.base)
     }
@@ -67,8 +72,10 @@ final class XMLRecordBatch: @unchecked Sendable {
     /// A slot's value in place. libxml2 passes only well-formed UTF-8 (it refuses a document with
     /// any other byte sequence), so text is valid UTF-8.
     @inline(__always)
+    // SAFETY: `text` is a batch's bytes, which the caller holds while it reads the view.
     static func view(_ slot: Slot, text: UnsafePointer<UInt8>) -> FieldView {
         switch slot.count {
+        // SAFETY: a view of the batch's bytes, valid while the reader holds the batch (until the next record).
         case 0...: return .text(UnsafeBufferPointer(start: text + slot.start, count: slot.count))
         case -1: return .null
         case -3: return .integer(Int64(slot.start))
@@ -83,6 +90,7 @@ final class XMLRecordBatch: @unchecked Sendable {
         var values: [FieldValue] = []
         values.reserveCapacity(fieldCount)
         for field in 0..<fieldCount { values.append(Self.value(slots[index * fieldCount + field], bytes: bytes, others: others)) }
+        // SAFETY: a view of this batch, read inside this call.
         let places = UnsafeBufferPointer(start: positions + index * fieldCount, count: fieldCount)
         var record = Record(location: location, values: values)
         if places.contains(where: { $0.line > 0 }) {

@@ -4,6 +4,7 @@ import CLibXML2
 /// exactly when both pointers are, so matching a name costs two pointer compares, not a string
 /// compare. Only valid while the parser (which owns the dictionary) lives.
 struct XMLInternedName: Equatable {
+    // SAFETY: interned in the parser's dictionary: valid while the parser lives, and the plan lives inside the parser's scanner.
     var local: UnsafePointer<xmlChar>
     /// nil for an unprefixed name.
     var prefix: UnsafePointer<xmlChar>?
@@ -21,11 +22,14 @@ struct XMLInternedName: Equatable {
     }
 
     @inline(__always)
+    // SAFETY: compares addresses only; reads nothing.
     func matches(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> Bool {
         self.local == local && self.prefix == prefix
     }
 
+    // SAFETY: the name returned is the dictionary's, valid while the parser lives.
     private static func intern(_ bytes: ArraySlice<UInt8>, in dictionary: xmlDictPtr) -> UnsafePointer<xmlChar> {
+        // SAFETY: xmlDictLookup copies the bytes into the dictionary inside the closure; the pointer it returns is the dictionary's.
         let pointer = bytes.withUnsafeBufferPointer { xmlDictLookup(dictionary, $0.baseAddress, Int32($0.count)) }
         // xmlDictLookup fails only when out of memory.
         guard let pointer else { preconditionFailure("libxml2 could not intern an XML name") }
@@ -54,6 +58,7 @@ struct XMLRecordPlan: ~Copyable {
     }
 
     /// The element names from the root to the record.
+    /// SAFETY: copied in init, freed in deinit (the plan is ~Copyable: one owner).
     let recordPath: UnsafeBufferPointer<XMLInternedName>
     /// Per path level, the fields read at that element.
     let levels: XMLFlatLists<(field: Int, source: LevelSource)>
@@ -64,6 +69,7 @@ struct XMLRecordPlan: ~Copyable {
     /// Per descendant node, the fields taking an attribute of its element.
     let attributeFields: XMLFlatLists<(field: Int, name: XMLAttributeName)>
     /// Fields taking the record's own direct text (`.`).
+    /// SAFETY: copied in init, freed in deinit.
     let ownTextFields: UnsafeBufferPointer<Int>
     /// Every name used by a `../name` field, at any level.
     let childTextNames: UnsafeBufferPointer<XMLInternedName>
@@ -118,6 +124,7 @@ struct XMLRecordPlan: ~Copyable {
                 if recordLevel - up >= 0 { levels[recordLevel - up].append((field, .childText(name))) }
             }
         }
+        // SAFETY: these three copies are freed in deinit.
         recordPath = UnsafeBufferPointer(copying: names.map { XMLInternedName($0, in: dictionary) })
         self.levels = XMLFlatLists(levels)
         self.children = XMLFlatLists(children)
@@ -140,6 +147,7 @@ struct XMLRecordPlan: ~Copyable {
 enum XMLAttributeName {
     case attribute(XMLInternedName)
     /// The declared prefix, nil for the default namespace.
+    /// SAFETY: a dictionary name, compared by address; valid while the parser lives.
     case namespace(prefix: UnsafePointer<xmlChar>?)
 
     init(_ qualifiedName: String, in dictionary: xmlDictPtr) {

@@ -41,11 +41,13 @@ public final class XMLRecordReader: RecordReader {
     private let handoff = BatchHandoff<XMLRecordBatch, ReaderError>(capacity: 8)
     private var started = false
     /// The batch being read, the current record's index in it, and (for ``fieldView(_:)``, which
-    /// reads them for every field) that record's slots and the batch's text.
-    @exclusivity(unchecked) private var batch: XMLRecordBatch?
-    @exclusivity(unchecked) private var position = 0
-    @exclusivity(unchecked) private var row = UnsafePointer<XMLRecordBatch.Slot>(bitPattern: 8)!
-    @exclusivity(unchecked) private var text = UnsafePointer<UInt8>(bitPattern: 8)!
+    /// reads them for every field) that record's slots and the batch's text. Exclusivity checks stay
+    /// on: turning them off bought nothing measurable (BENCHMARKS.md, issue 30).
+    private var batch: XMLRecordBatch?
+    private var position = 0
+    // SAFETY: `row` and `text` point into `batch`, set with it in `nextRaw`; read only while it holds that batch.
+    private var row = UnsafePointer<XMLRecordBatch.Slot>(bitPattern: 8)!
+    private var text = UnsafePointer<UInt8>(bitPattern: 8)!
     private var finished = false
     /// The error `next()` threw, thrown again by every later call.
     private var failure: ReaderError?
@@ -93,6 +95,7 @@ public final class XMLRecordReader: RecordReader {
         }
         let parsing = Parsing(input: input, readSize: chunkSize, file: path)
         var handler = XMLRecordScanner.handler
+        // SAFETY: the read callback gets `parsing` unretained: the reader owns it and frees the parser with it.
         guard let parser = xmlCreateIOParserCtxt(&handler, nil, Parsing.read, nil, Unmanaged.passUnretained(parsing).toOpaque(),
                                                  XML_CHAR_ENCODING_NONE) else {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
@@ -102,6 +105,7 @@ public final class XMLRecordReader: RecordReader {
         let handoff = self.handoff
         let scanner = XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: min(maximumDepth, 256),
                                        deliver: { handoff.put($0) })
+        // SAFETY: `_private` is the scanner unretained; `Parsing.scanner` keeps it alive as long as the parser.
         parser.pointee._private = Unmanaged.passUnretained(scanner).toOpaque()
         parsing.parser = parser
         parsing.scanner = scanner
@@ -115,6 +119,7 @@ public final class XMLRecordReader: RecordReader {
 
     public func next() throws(ReaderError) -> Record? {
         guard try nextRaw() else { return nil }
+        // SAFETY: `nextRaw()` returned true, so `batch` is set.
         return batch.unsafelyUnwrapped.record(position, file: fileLocation)
     }
 
@@ -123,6 +128,7 @@ public final class XMLRecordReader: RecordReader {
         handoff.producerStarting()
         // Not retained by the thread: the reader frees the parser, after `deinit` has waited for the
         // thread to be done with it, never the thread (which may still be running when the process exits).
+        // SAFETY: the thread uses `parsing` unretained: `deinit` waits for the thread (cancelAndWait) before the reader frees it.
         let parsing = Unmanaged.passUnretained(self.parsing)
         let handoff = self.handoff
         let thread = Thread { parsing._withUnsafeGuaranteedRef { $0.run(handoff) } }
@@ -133,6 +139,7 @@ public final class XMLRecordReader: RecordReader {
     /// The parser, the file it reads and the scanner it feeds: set up by the reader, then used by
     /// the parsing thread alone until it finishes, and freed by the reader.
     /// `@unchecked Sendable`: handed to the parsing thread before it starts, not touched by the reader after.
+    /// SAFETY: the reader sets it up, then only the parsing thread touches it until `finish`; the reader frees it after waiting.
     private final class Parsing: @unchecked Sendable {
         /// libxml2's reader of the file (plain, or gzip/xz compressed), used for its bytes only.
         let input: xmlParserInputBufferPtr
@@ -175,12 +182,14 @@ public final class XMLRecordReader: RecordReader {
         /// libxml2's read callback: the file's next bytes, none once the scanner has failed or been
         /// cancelled (the parser then ends at once, and its complaints about the cut are not reported).
         static let read: xmlInputReadCallback = { context, buffer, length in
+            // SAFETY: the context is the `Parsing` that runs this parser, alive while it runs.
             Unmanaged<Parsing>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.read(buffer, length) }
         }
 
         /// Fills the parser's request, from reads of at most `readSize` bytes: libxml2's parser
         /// takes a short read for less of the document than there is (it looks for the encoding and
         /// the XML declaration in the first bytes it gets).
+        /// SAFETY: libxml2's buffer of `length` bytes, written during the call only.
         private func read(_ buffer: UnsafeMutablePointer<CChar>?, _ length: Int32) -> Int32 {
             if scanner?.failed ?? true { return 0 }
             guard let buffer, let readFile = input.pointee.readcallback else { return 0 }
@@ -235,6 +244,7 @@ extension XMLRecordReader: FieldViewReader {
     }
 
     func currentRecord() -> Record {
+        // SAFETY: only called on a record (`nextRaw()` returned true), so `batch` is set.
         batch.unsafelyUnwrapped.record(position, file: fileLocation)
     }
 }

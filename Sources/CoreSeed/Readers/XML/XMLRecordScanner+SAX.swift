@@ -48,6 +48,7 @@ extension XMLRecordScanner {
 /// Calls `body` with the scanner of the parser that libxml2 passes (as its userData) to every
 /// callback, neither retained nor released: the reader keeps it alive while the parser runs.
 @inline(__always)
+// SAFETY: libxml2 passes its parser context as userData; `_private` is the scanner, which `Parsing` keeps alive (strongly) while the parser runs.
 private func withScanner(_ context: UnsafeMutableRawPointer?, _ body: (XMLRecordScanner) -> Void) {
     let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
     Unmanaged<XMLRecordScanner>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)

@@ -25,6 +25,7 @@ final class XMLRecordScanner {
     private let fieldCount: Int
 
     /// Open elements, `elements[0]` the root; `depth` of them.
+    /// SAFETY: allocated in init (depthLimit + 1, the most open elements), freed in deinit; touched only by this scanner.
     private let elements: UnsafeMutablePointer<Element>
     @exclusivity(unchecked) private var depth = 0
     /// How many of the open elements, from the root, lie on the record path.
@@ -34,6 +35,7 @@ final class XMLRecordScanner {
     @exclusivity(unchecked) private var recordLine = 0
 
     /// Per path level: elements seen on that path so far (for `#`).
+    /// SAFETY: allocated and initialized in init, freed in deinit; touched only by this scanner.
     private let levelCounts: UnsafeMutablePointer<Int>
     /// Per field: its value from the current element at its level (level fields only).
     private let levelValues: UnsafeMutablePointer<FieldValue?>
@@ -44,12 +46,14 @@ final class XMLRecordScanner {
 
     /// The text of the current record's captured elements, each element's from its `textStart`
     /// (a nested capture's text lies inside its parent's); a value is copied out when its element ends.
+    /// SAFETY: the parsing thread only, from its parser's callbacks one at a time; no callback re-enters another.
     @exclusivity(unchecked) private var deepText = XMLByteBuffer()
     /// The current record's own direct text.
     @exclusivity(unchecked) private var ownText = XMLByteBuffer()
 
     /// Where the current run of text was kept (`keptIn*` flags), and how many bytes of it; cut off
     /// again if it ends whitespace only.
+    /// SAFETY: the parsing thread only, from its parser's callbacks one at a time; no callback re-enters another.
     @exclusivity(unchecked) private var runTargets: UInt8 = 0
     @exclusivity(unchecked) private var runKept = 0
     /// Whether the current run is kept whatever it holds: it has a character other than whitespace,
@@ -59,6 +63,7 @@ final class XMLRecordScanner {
     @exclusivity(unchecked) private var runLength = 0
 
     /// The current record's values and the batch it joins.
+    /// SAFETY: the parsing thread only, from its parser's callbacks one at a time; no callback re-enters another.
     @exclusivity(unchecked) private var record: XMLRecordAssembly
     /// Where full batches go; false: nobody reads them any more (the parser is stopped).
     private let deliver: (XMLRecordBatch) -> Bool
@@ -75,6 +80,7 @@ final class XMLRecordScanner {
     static let maximumTextLength = 10_000_000
 
     private struct Element {
+        // SAFETY: names from the parser's dictionary (libxml2 interns every name it reports): valid as long as the parser, which outlives the scanner's use.
         var local: UnsafePointer<xmlChar>?
         var prefix: UnsafePointer<xmlChar>?
         /// The descendant plan node inside a record, -1 when no field path goes on here.
@@ -152,6 +158,7 @@ final class XMLRecordScanner {
 
     // MARK: Events
 
+    // SAFETY: dictionary names, kept (in `elements`) only while the parser lives; `tag` is read during the callback only.
     func startElement(local: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, tag: XMLStartTag) {
         guard !failed else { return }
         flushRun()
@@ -287,6 +294,7 @@ final class XMLRecordScanner {
 
     /// Character data: text, or a character or predefined entity reference (libxml2 hands a run
     /// over in pieces); the whitespace rule applies to the run.
+    /// SAFETY: libxml2's buffer, valid during the callback only: copied (`keep`) before it returns.
     func text(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         guard !failed, depth > 0 else { return }
         runLength += count
@@ -305,6 +313,7 @@ final class XMLRecordScanner {
     }
 
     /// A CDATA section: it ends the run of text before it, and is kept as it is, whitespace only or not.
+    /// SAFETY: libxml2's buffer, valid during the callback only: copied (`keep`) before it returns.
     func cdata(_ bytes: UnsafePointer<xmlChar>, count: Int) {
         guard !failed, depth > 0 else { return }
         flushRun()
@@ -324,6 +333,7 @@ final class XMLRecordScanner {
     /// inside a record, the record's own, or a `../name` child's outside one. Returns those
     /// buffers (`keptIn*` flags).
     @inline(__always)
+    // SAFETY: copies `bytes` into the scanner's buffers during the call.
     private func keep(_ bytes: UnsafePointer<xmlChar>, count: Int, flags: UInt8) -> UInt8 {
         var targets: UInt8 = 0
         if recordDepth >= 0 {
@@ -361,6 +371,7 @@ final class XMLRecordScanner {
 
     /// Whether `count` bytes are all whitespace as the rule counts it: space, tab, CR, LF.
     @inline(__always)
+    // SAFETY: reads `count` bytes during the call only.
     private static func isBlank(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         for index in 0..<count where !isBlank(bytes[index]) { return false }
         return true

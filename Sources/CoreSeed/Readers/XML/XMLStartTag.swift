@@ -9,10 +9,12 @@ import Darwin
 /// them; valid only during that callback.
 struct XMLStartTag {
     /// `prefix, URI` pairs.
+    /// SAFETY: libxml2's arrays for this start tag, valid during `startElementNs` only: the tag is never stored, values are copied out.
     let namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     let namespaceCount: Int
     /// `localname, prefix, URI, value, end` quintuples; attributes defaulted from the DTD are left
     /// out, as the tree builder leaves them out without `XML_PARSE_DTDATTR`.
+    /// SAFETY: as `namespaces`: read during the callback only.
     let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     let attributeCount: Int
 
@@ -30,6 +32,7 @@ struct XMLStartTag {
             for index in 0..<attributeCount {
                 let entry = attributes + 5 * index
                 guard name.matches(entry[0], entry[1]) else { continue }
+                // SAFETY: a view of the attribute value, copied into `buffer` during the callback.
                 if let start = entry[3], let end = entry[4] { Self.appendAttributeValue(UnsafeBufferPointer(start: start, count: end - start), to: &buffer) }
                 return true
             }
@@ -50,6 +53,7 @@ struct XMLStartTag {
         for index in 0..<attributeCount {
             let entry = attributes + 5 * index
             guard name.matches(entry[0], entry[1]), let start = entry[3], let end = entry[4] else { continue }
+            // SAFETY: a view of the attribute value, compared during the callback only.
             let value = UnsafeBufferPointer(start: start, count: end - start)
             if value.elementsEqual("preserve".utf8) { return true }
             if value.elementsEqual("default".utf8) { return false }
@@ -60,6 +64,7 @@ struct XMLStartTag {
 
     /// Without entity substitution libxml2 hands an attribute value over with each `&` (from
     /// `&amp;` or `&#38;`) written as `&#38;`, for the tree builder to decode; so does this.
+    /// SAFETY: copies `bytes` into `buffer` during the call.
     private static func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout XMLByteBuffer) {
         guard let base = bytes.baseAddress else { return }
         guard bytes.contains(UInt8(ascii: "&")) else {
