@@ -5,7 +5,7 @@ BUILD_FLAGS ?=
 PREFIX ?= /usr/local
 BIN = .build/$(CONFIG)/coreseed
 
-.PHONY: build seed test install lint bench fuzz fault docs clean
+.PHONY: build seed test install lint bench fuzz fault memcheck docs clean
 
 build:
 	@echo "building coreseed ($(CONFIG); the first build takes a few minutes)…"
@@ -37,6 +37,11 @@ fuzz:
 # to a live store, a hostile store): runs, survived, lost (scripts/fault.py, about a minute).
 fault: build
 	python3 scripts/fault.py $(BIN)
+
+# Memory checks (issue 30): the suite optimized under AddressSanitizer, then the release binary's
+# commands under valgrind on make seed's stores and copies of the corpus (scripts/memcheck.sh).
+memcheck:
+	./scripts/memcheck.sh
 
 clean:
 	rm -rf .build Outputs
