@@ -9,9 +9,9 @@
 /// a nested path (its members that come before the nested array). Without `fields`, the first record's
 /// keys are the fields (nested objects as `a.b`). Numbers keep their text unless they are integers.
 ///
-/// Its properties keep Swift's run-time exclusivity checks: they are touched once per record or
-/// nesting level, and turning the checks off bought nothing measurable (BENCHMARKS.md, issue 30); the
-/// scanner and the in-place record, touched per byte and per field, have them off.
+/// Its mutable properties are `@exclusivity(unchecked)`: the reader is used from one thread and no
+/// method of it is re-entered, so Swift's run-time exclusivity checks (a thread-local look-up on every
+/// property access, a sixth of a JSON build's time) can never find anything here.
 final class JSONRecordReader: RecordReader {
     private(set) var fieldNames: [String] = []
     let scanner: JSONScanner
@@ -19,15 +19,16 @@ final class JSONRecordReader: RecordReader {
     let segments: [String]?
     private(set) var fields: [JSONFieldPath] = []
     /// Per `*` of the path: the enclosing record's members seen so far, key and position.
-    private(set) var levels: [(members: [String: JSONNode], key: String?, position: Int)]
+    /// SAFETY: the reader's thread only; no method of it re-enters another while it touches these.
+    @exclusivity(unchecked) private(set) var levels: [(members: [String: JSONNode], key: String?, position: Int)]
     /// The in-place path's current record, and its plan (``JSONRecordReader+InPlace``); nil when a
     /// field needs the whole record.
     let raw = JSONRawRecord()
-    private(set) var direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]]?
-    private var frames: [Frame] = []
-    private var started = false
+    @exclusivity(unchecked) private(set) var direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]]?
+    @exclusivity(unchecked) private var frames: [Frame] = []
+    @exclusivity(unchecked) private var started = false
     /// The first record, read to learn the fields when the spec names none.
-    var pending: Record?
+    @exclusivity(unchecked) var pending: Record?
 
     private enum Frame {
         /// Inside an object, looking for member `segment`; `level`: the `*` whose element it is (its
