@@ -175,6 +175,7 @@ struct VersionHasher {
 extension Array where Element == UInt8 {
     /// Appends `value`'s bytes, least significant first.
     mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        // SAFETY: the bytes of a local copy, read (copied in) within the closure that lends them.
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
 }

@@ -136,6 +136,7 @@ public enum DecimalNaN {
     public static let storedText = "NaN"
 
     /// Whether `bytes` (spaces already trimmed) spell NaN in any case: `NaN`, `nan`, `NAN`.
+    /// SAFETY: reads the caller's buffer within this call only, and never past its count.
     static func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count == 3 && (bytes[0] | 0x20) == UInt8(ascii: "n") && (bytes[1] | 0x20) == UInt8(ascii: "a")
             && (bytes[2] | 0x20) == UInt8(ascii: "n")
