@@ -5,7 +5,7 @@ BUILD_FLAGS ?=
 PREFIX ?= /usr/local
 BIN = .build/$(CONFIG)/coreseed
 
-.PHONY: build seed test install lint bench fuzz fault memcheck docs clean
+.PHONY: build seed test install lint bench fuzz fault memcheck docs clean core-data-check
 
 build:
 	@echo "building coreseed ($(CONFIG); the first build takes a few minutes)…"
@@ -26,6 +26,11 @@ install: build
 
 lint:
 	./scripts/lint.sh
+
+# Tools/CoreDataCheck as .build/core-data-check: on macOS it opens, compares, saves and migrates
+# stores with Core Data (core-data-check --help); elsewhere only its Linux half runs (exit 77).
+core-data-check:
+	./scripts/core-data-check.sh .build/core-data-check
 
 bench: build
 	./scripts/bench.sh $(BIN)
