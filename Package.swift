@@ -18,10 +18,13 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+            providers: [.apt(["libssl-dev"])]),
+        // SHA-2 comes from CommonCrypto on Apple platforms (Sources/CoreSeed/Crypto/SHA2.swift,
+        // `#if canImport(CommonCrypto)`), from OpenSSL's libcrypto only on Linux: a Mac needs no
+        // OpenSSL, from Homebrew or elsewhere.
         .target(
             name: "CoreSeed",
-            dependencies: ["CSQLite", "CLibXML2", "CCrypto"],
+            dependencies: ["CSQLite", "CLibXML2", .target(name: "CCrypto", condition: .when(platforms: [.linux]))],
             path: "Sources/CoreSeed"),
         .executableTarget(
             name: "coreseed",
