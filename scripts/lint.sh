@@ -23,6 +23,8 @@ swift build -Xswiftc -warnings-as-errors >/dev/null || { echo "build has warning
 # The macOS Core Data check must keep compiling here too: its Linux half as it is, its Core Data
 # half (behind canImport) against the declarations in Tools/CoreDataCheck/TypeCheck/CoreData.swift.
 ./scripts/core-data-check.sh --typecheck || { echo "Tools/CoreDataCheck does not compile (scripts/core-data-check.sh --typecheck)"; status=1; }
+# The seed plugin, its Xcode conformance included (behind canImport(XcodeProjectPlugin)).
+./scripts/plugin-typecheck.sh || { echo "Plugins/SeedPlugin does not compile (scripts/plugin-typecheck.sh)"; status=1; }
 # The fuzz targets are built outside the package: check they still compile with its sources.
 FUZZ_TYPECHECK=1 ./scripts/fuzz.sh || { echo "a fuzz target does not compile (scripts/fuzz.sh)"; status=1; }
 exit $status
