@@ -5,7 +5,7 @@ BUILD_FLAGS ?=
 PREFIX ?= /usr/local
 BIN = .build/$(CONFIG)/coreseed
 
-.PHONY: build seed test install lint bench fuzz fault memcheck docs clean core-data-check
+.PHONY: build seed test install lint bench fuzz fault memcheck docs clean core-data-check artifactbundle
 
 build:
 	@echo "building coreseed ($(CONFIG); the first build takes a few minutes)…"
@@ -26,6 +26,12 @@ install: build
 
 lint:
 	./scripts/lint.sh
+
+# A prebuilt coreseed as a SwiftPM artifact bundle in .build/artifactbundle/ (info.json, the binary,
+# a zip and its checksum) and CoreSeedPlugin/, the seed plugin over it (docs/INTEGRATION.md). On a
+# Mac, BUILD_FLAGS="--arch arm64 --arch x86_64" makes it universal.
+artifactbundle: build
+	./scripts/artifactbundle.sh "$$($(SWIFT) build -c $(CONFIG) --product coreseed $(BUILD_FLAGS) --show-bin-path)/coreseed" .build/artifactbundle
 
 # Tools/CoreDataCheck as .build/core-data-check: on macOS it opens, compares, saves and migrates
 # stores with Core Data (core-data-check --help); elsewhere only its Linux half runs (exit 77).

@@ -2,9 +2,11 @@
 # The `seed` command plugin as an app project uses it (issue 15): writes a small package that depends
 # on this one by path (.build/plugin-test/, `.package(path: "../..")`) with a model, a CSV and
 # Inputs/seed.json, runs `swift package --allow-writing-to-package-directory seed` there once, and
-# checks that the store exists, that `coreseed verify` passes and that it holds the CSV's rows.
-# `make test` runs it. The consumer builds CoreSeed again in its own .build: about a minute on 2 cores
-# the first time, seconds after. Usage: scripts/plugin-test.sh   (SWIFT=swift)
+# checks that the store exists, that `coreseed verify` passes and that it holds the CSV's rows. Then
+# the same with the prebuilt coreseed of an artifact bundle (scripts/artifactbundle.sh) in
+# .build/plugin-test-binary/, whose store must be byte for byte the first one. `make test` runs it.
+# The consumer builds CoreSeed again in its own .build: about a minute on 2 cores the first time,
+# seconds after. Usage: scripts/plugin-test.sh   (SWIFT=swift)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
@@ -83,3 +85,32 @@ for expected in "Category super 0 max 2 rows 2" "Recipe super 0 max 5 rows 5"; d
   grep -q " $expected\$" <<<"$inspection" || { echo "plugin-test: expected '$expected' in:" >&2; echo "$inspection" >&2; exit 1; }
 done
 echo "plugin-test: OK ($store from $root via the seed plugin)"
+
+# The same plugin over a prebuilt coreseed, as an Xcode project without Homebrew uses it (issue 29):
+# the CoreSeedPlugin package scripts/artifactbundle.sh writes (binaryTarget(path:) of the artifact
+# bundle, the plugin's own sources), around the binary built above, in a second consumer.
+bundles=.build/plugin-test-artifactbundle
+binary_consumer=.build/plugin-test-binary
+./scripts/artifactbundle.sh "$coreseed" "$bundles" >/dev/null
+rm -rf "$binary_consumer/Inputs" "$binary_consumer/Outputs" "$binary_consumer/Sources"
+mkdir -p "$binary_consumer/Sources/RecipeBook"
+cp -R "$consumer/Inputs" "$binary_consumer/Inputs"
+cp "$consumer/Sources/RecipeBook/RecipeBook.swift" "$binary_consumer/Sources/RecipeBook/"
+cat > "$binary_consumer/Package.swift" <<'SWIFT'
+// swift-tools-version:6.0
+import PackageDescription
+
+// An app's package that seeds its store with the prebuilt coreseed (written by scripts/plugin-test.sh).
+let package = Package(
+    name: "RecipeBook",
+    dependencies: [.package(path: "../plugin-test-artifactbundle/CoreSeedPlugin")],
+    targets: [.target(name: "RecipeBook")]
+)
+SWIFT
+echo "== swift package --allow-writing-to-package-directory seed (in $binary_consumer, coreseed from $bundles/coreseed.artifactbundle)"
+(cd "$binary_consumer" && "$swift" package --allow-writing-to-package-directory seed)
+binary_store="$binary_consumer/Outputs/Recipes.sqlite"
+[ -f "$binary_store" ] || { echo "plugin-test: the artifact-bundle plugin wrote no $binary_store" >&2; exit 1; }
+"$coreseed" verify "$binary_store" --model "$binary_consumer/Inputs/Recipes.xcdatamodeld"
+cmp "$store" "$binary_store" || { echo "plugin-test: the artifact-bundle plugin's store differs from the source-built plugin's" >&2; exit 1; }
+echo "plugin-test: OK ($binary_store via the seed plugin over the artifact bundle, byte for byte the same store)"
