@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tools/CoreDataCheck, compiled outside the package (it must not link CoreSeed).
 #   scripts/core-data-check.sh [OUTPUT]   builds it (default .build/core-data-check); on macOS with
-#                                         Core Data, elsewhere the Linux half (copies + coreseed checks)
+#                                         Core Data, elsewhere the Linux half (copies + coreseed checks);
+#                                         OPTIMIZATION=-Onone compiles faster (the tests use it)
 #   scripts/core-data-check.sh --typecheck
 #                                         type-checks both halves warnings-as-errors: the Linux half
 #                                         as it is, the Core Data half against
@@ -24,5 +25,5 @@ if [ "${1:-}" = "--typecheck" ]; then
 fi
 output=${1:-.build/core-data-check}
 mkdir -p "$(dirname "$output")"
-"$swiftc" -O -swift-version 6 -warnings-as-errors "${sources[@]}" -o "$output"
+"$swiftc" "${OPTIMIZATION:--O}" -swift-version 6 -warnings-as-errors "${sources[@]}" -o "$output"
 echo "built $output"

@@ -54,6 +54,7 @@ enum CoreDataChecks {
         ReadCheck(prepared: prepared, model: model, options: options).run(report: &report)
         WriteCheck(prepared: prepared, model: model, options: options).run(report: &report)
         HistoryCheck(prepared: prepared, model: model, options: options).run(report: &report)
+        ReplaceCheck(prepared: prepared, model: model, options: options).run(report: &report)
         MigrationCheck(prepared: prepared, options: options).run(report: &report)
     }
 }

@@ -37,7 +37,9 @@ struct Options {
           4. opens another copy read-write, inserts one object per entity, edits and deletes one per
              entity, saves, reopens, reads the changes back and runs coreseed verify on the result;
           5. opens a copy with persistent history tracking on, saves a change and reads the history;
-          6. migrates copies to the next model version (--next-version, default the current version
+          6. copies the store with replacePersistentStore(at:…), as an app copies its bundled seed,
+             and opens the copy (saying whether the support folder came along);
+          7. migrates copies to the next model version (--next-version, default the current version
              plus one optional attribute), once with the source version in a bundle and once without.
         On Linux only the copies and the coreseed checks run, and the exit status is 77.
 

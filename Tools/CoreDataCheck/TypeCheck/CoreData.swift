@@ -168,6 +168,9 @@ open class NSPersistentStoreCoordinator: NSObject {
     open func addPersistentStore(type: NSPersistentStore.StoreType, configuration: String? = nil, at storeURL: URL,
                                  options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore { stub() }
     open func remove(_ store: NSPersistentStore) throws { stub() }
+    open func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
+                                     withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
+                                     type sourceType: NSPersistentStore.StoreType) throws { stub() }
     open func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? { stub() }
     open class func metadataForPersistentStore(type storeType: NSPersistentStore.StoreType, at storeURL: URL,
                                                options: [AnyHashable: Any]? = nil) throws -> [String: Any] { stub() }
