@@ -9,6 +9,7 @@ enum VerifyCommand: Command {
         .value("model", "MODEL", "the model (.xcdatamodeld, .xcdatamodel or 'contents')", required: true),
         .value("configuration", "NAME", "check only this configuration's entities"),
         .flag("strict", "fail on warnings too"),
+        .flag("cloudkit", "also fail on what keeps the model's entities from syncing with CloudKit"),
         .flag("json", "print the result as one JSON object (keys above)"),
         .timeout,
     ]
@@ -26,17 +27,28 @@ enum VerifyCommand: Command {
         The store is read through SQLite, read-only, in one read transaction (a live store is seen as
         one committed state; a locked one is waited for, then refused); it is never modified.
 
+        --cloudkit adds a difference for each obstacle to NSPersistentCloudKitContainer in the entities
+        checked (the configuration's, or all): unique constraints, ordered relationships, a relationship
+        that is required, has no inverse, has the Deny rule or leads outside the configuration, an
+        attribute that is Undefined, ObjectID, or neither optional nor with a default. A seed kept in a
+        local configuration need not pass; the configuration that syncs must (docs/APP.md).
+
         --json prints {"store", "ok", "modelVersion", "frameworkVersion", "differences", "warnings",
         "notes"}.
         """
-    static let examples = ["coreseed verify Outputs/FailedBanksCD.sqlite --model Inputs/FailedBanksCD.xcdatamodeld"]
+    static let examples = ["coreseed verify Outputs/FailedBanksCD.sqlite --model Inputs/FailedBanksCD.xcdatamodeld",
+                           "coreseed verify User.sqlite --model Model.xcdatamodeld --configuration User --cloudkit"]
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
         guard let modelPath = arguments.option("model") else { preconditionFailure("--model is required: Arguments checked it") }
         let store = arguments.positionals[0]
         let strict = arguments.flag("strict")
         let versions = try ModelVersions.load(path: modelPath)
-        let report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration"), timeout: arguments.timeout).verify(storeAt: store)
+        var report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration"), timeout: arguments.timeout).verify(storeAt: store)
+        if arguments.flag("cloudkit") {
+            let model = (try? versions.version(named: report.matchedVersion)) ?? versions.current
+            report.differences += CloudKitCompatibility.problems(in: model, configuration: arguments.option("configuration")).map { "cloudkit: \($0)" }
+        }
         if arguments.flag("json") {
             var json = JSONWriter()
             json.object { json in
