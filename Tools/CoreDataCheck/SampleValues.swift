@@ -55,6 +55,9 @@ enum SampleValues {
         request.propertiesToFetch = [attribute.name]
         request.sortDescriptors = [sortDescriptor(key: attribute.name, ascending: false)]
         request.fetchLimit = 1
+        // "A value of true is not supported in conjunction with the result type dictionaryResultType"
+        // (NSFetchRequest.includesPendingChanges): the store's largest value is what is asked for.
+        request.includesPendingChanges = false
         let largest = ((try? context.fetch(request))?.first?[attribute.name] as? NSNumber)?.int64Value ?? 0
         return largest == .max ? largest : largest + 1
     }
@@ -141,14 +144,38 @@ enum SampleValues {
     }
 
     /// Whether deleting `object` leaves every other object valid: no deny rule holds it
-    /// (`validateForDelete()`), and no nullified inverse is a required to-one.
-    static func canDelete(_ object: NSManagedObject) -> Bool {
-        do { try object.validateForDelete() } catch { return false }
-        for relationship in object.entity.relationshipsByName.values where relationship.deleteRule == .nullifyDeleteRule {
-            guard let inverse = relationship.inverseRelationship, !inverse.isToMany, !inverse.isOptional else { continue }
-            if !object.objectIDs(forRelationshipNamed: relationship.name).isEmpty { return false }
+    /// (`validateForDelete()`), the cascade it starts reaches none of `protected` (the objects the
+    /// inserted ones link to and the edited ones: an inserted object's required to-one must not be
+    /// nullified by a cascade), and no object the cascade deletes leaves a required to-one of a
+    /// surviving object empty (a nullified inverse).
+    static func canDelete(_ object: NSManagedObject, protected: Set<NSManagedObjectID>) -> Bool {
+        var closure: [NSManagedObjectID: NSManagedObject] = [:]
+        var pending = [object]
+        while let next = pending.popLast() {
+            guard closure[next.objectID] == nil else { continue }
+            if protected.contains(next.objectID) || closure.count >= 10_000 { return false }
+            do { try next.validateForDelete() } catch { return false }
+            closure[next.objectID] = next
+            for relationship in next.entity.relationshipsByName.values where relationship.deleteRule == .cascadeDeleteRule {
+                pending += destinations(of: next, relationship)
+            }
+        }
+        for member in closure.values {
+            for relationship in member.entity.relationshipsByName.values where relationship.deleteRule == .nullifyDeleteRule {
+                guard let inverse = relationship.inverseRelationship, !inverse.isToMany, !inverse.isOptional else { continue }
+                if member.objectIDs(forRelationshipNamed: relationship.name).contains(where: { closure[$0] == nil }) { return false }
+            }
         }
         return true
+    }
+
+    /// The objects a relationship of `object` leads to.
+    private static func destinations(of object: NSManagedObject, _ relationship: NSRelationshipDescription) -> [NSManagedObject] {
+        let value = object.value(forKey: relationship.name)
+        if let one = value as? NSManagedObject { return [one] }
+        if let set = value as? NSOrderedSet { return set.array.compactMap { $0 as? NSManagedObject } }
+        if let set = value as? NSSet { return set.allObjects.compactMap { $0 as? NSManagedObject } }
+        return []
     }
 }
 #endif

@@ -77,7 +77,7 @@ struct WriteCheck {
                 inserted.append((object, SampleValues.fill(object, in: context)))
             }
             let linked = SampleValues.link(inserted.map(\.object), existing: first)
-            var protected = Set(linked.map(\.objectID))
+            var protected = Set(linked.map(\.objectID) + inserted.map(\.object.objectID))
             var edited: [(object: NSManagedObject, key: String, value: Any)] = []
             for entity in entities {
                 guard let name = entity.name, let object = first[name], let edit = SampleValues.edit(object) else { continue }
@@ -85,7 +85,7 @@ struct WriteCheck {
                 protected.insert(object.objectID)
             }
             for entity in entities {
-                guard let name = entity.name, let object = last[name], !protected.contains(object.objectID), SampleValues.canDelete(object) else { continue }
+                guard let name = entity.name, let object = last[name], SampleValues.canDelete(object, protected: protected) else { continue }
                 context.delete(object)
             }
             context.processPendingChanges()

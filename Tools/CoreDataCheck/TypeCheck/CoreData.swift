@@ -125,6 +125,7 @@ open class NSFetchRequest<ResultType: NSFetchRequestResult>: NSPersistentStoreRe
     open var fetchLimit: Int { get { stub() } set { stub() } }
     open var fetchBatchSize: Int { get { stub() } set { stub() } }
     open var includesSubentities: Bool { get { stub() } set { stub() } }
+    open var includesPendingChanges: Bool { get { stub() } set { stub() } }
     open var returnsObjectsAsFaults: Bool { get { stub() } set { stub() } }
     open var resultType: NSFetchRequestResultType { get { stub() } set { stub() } }
     open var propertiesToFetch: [Any]? { get { stub() } set { stub() } }
