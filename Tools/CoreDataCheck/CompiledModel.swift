@@ -27,12 +27,14 @@ struct CompiledModel {
     /// Core Data does not warn once per entity that it cannot find one.
     static func load(_ momd: URL) throws(CheckFailure) -> CompiledModel {
         let info = momd.appendingPathComponent("VersionInfo.plist")
-        guard let data = try? Data(contentsOf: info),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-              let current = plist["NSManagedObjectModel_CurrentVersionName"] as? String else {
-            throw .failed("\(info.path): no NSManagedObjectModel_CurrentVersionName, which momc writes into every .momd")
-        }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: momd.path)) ?? []).filter { $0.hasSuffix(".mom") }
+        let plist = (try? Data(contentsOf: info)).flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] }
+        // A model folder without `.xccurrentversion` (Inputs/Carriers.xcdatamodeld has none) may
+        // compile without a current version named; its only version is then the one an app opens.
+        let named = plist?["NSManagedObjectModel_CurrentVersionName"] as? String
+        guard let current = named ?? (files.count == 1 ? (files[0] as NSString).deletingPathExtension : nil) else {
+            throw .failed("\(info.path): no NSManagedObjectModel_CurrentVersionName and \(files.count) versions: which one is current is unknown (give the model folder a .xccurrentversion)")
+        }
         var versions: [String: NSManagedObjectModel] = [:]
         for file in files {
             let url = momd.appendingPathComponent(file)
