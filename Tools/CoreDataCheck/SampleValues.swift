@@ -13,12 +13,19 @@ enum SampleValues {
     static func fill(_ object: NSManagedObject, in context: NSManagedObjectContext) -> [String: Any] {
         let constrained = object.entity.constrainedAttributeNames
         var values: [String: Any] = [:]
-        for attribute in object.entity.storedAttributes where !attribute.isDerived {
+        for attribute in object.entity.storedAttributes where !attribute.isDerived && hasTransformer(attribute) {
             guard let value = value(for: attribute, unique: constrained.contains(attribute.name), of: object.entity, in: context) else { continue }
             object.setValue(value, forKey: attribute.name)
             values[attribute.name] = value
         }
         return values
+    }
+
+    /// False for a Transformable whose named value transformer is not registered in this process
+    /// (the app's own): saving a value Core Data cannot transform would fail for a reason of the check.
+    static func hasTransformer(_ attribute: NSAttributeDescription) -> Bool {
+        guard attribute.attributeType == .transformableAttributeType, let name = attribute.valueTransformerName, !name.isEmpty else { return true }
+        return ValueTransformer(forName: NSValueTransformerName(rawValue: name)) != nil
     }
 
     /// A value of the attribute's type, as the Foundation object Core Data gives back; a value no
