@@ -31,7 +31,12 @@ enum ValueComparison {
             guard let decimal = value as? NSDecimalNumber else { return differ }
             if case .string(let word) = exported, word == "NaN" { return decimal.decimalValue.isNaN ? nil : differ }
             guard let expected = double(exported) else { return differ }
-            return same(decimal.doubleValue, expected) ? nil : differ
+            // NSDecimalNumber.doubleValue need not give back the Double the column held (a decimal
+            // made from a binary double, converted back): equal as decimals of the export's text,
+            // or as Doubles within one part in 10^15.
+            if case .number(let digits) = exported, decimal.compare(NSDecimalNumber(string: digits)) == .orderedSame { return nil }
+            let read = decimal.doubleValue
+            return same(read, expected) || abs(read - expected) <= 1e-15 * max(abs(read), abs(expected)) ? nil : differ
         case .dateAttributeType:
             guard let date = value as? Date, case .string(let iso) = exported,
                   let expected = ExportText.secondsSinceReference(iso8601: iso) else { return differ }
