@@ -11,14 +11,23 @@ struct CompiledModel {
     /// Version name → the model Core Data loads from `<name>.mom`.
     let versions: [String: NSManagedObjectModel]
 
-    /// Runs `xcrun momc SOURCE MOMD` and loads the result.
+    /// Runs `xcrun momc SOURCE FOLDER` as Xcode's DataModelVersionCompile step does (the destination
+    /// is the folder the `.momd` goes into, named after SOURCE) and loads `momd`, which must be
+    /// `FOLDER/<SOURCE name>.momd`.
     static func compile(_ source: URL, into momd: URL) throws(CheckFailure) -> CompiledModel {
-        do {
-            try FileManager.default.createDirectory(at: momd.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw .failed("cannot create \(momd.deletingLastPathComponent().path): \(error.localizedDescription)")
+        let folder = momd.deletingLastPathComponent()
+        guard momd.lastPathComponent == source.deletingPathExtension().lastPathComponent + ".momd" else {
+            throw .failed("momc names the compiled model after \(source.lastPathComponent), not \(momd.lastPathComponent)")
         }
-        _ = try Subprocess.succeed("/usr/bin/xcrun", ["momc", source.path, momd.path])
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .failed("cannot create \(folder.path): \(error.localizedDescription)")
+        }
+        let result = try Subprocess.succeed("/usr/bin/xcrun", ["momc", source.path, folder.path])
+        guard FileManager.default.fileExists(atPath: momd.path) else {
+            throw .failed("\(result.command) wrote no \(momd.path) (\(folder.path) holds \(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().joined(separator: ", ")))")
+        }
         return try load(momd)
     }
 
