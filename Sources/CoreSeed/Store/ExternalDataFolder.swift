@@ -85,8 +85,10 @@ public final class ExternalDataFolder: Sendable {
                     throw FileError(.cannotWriteOutput, path: targetFolder, message: "cannot move an external file into place: \(String(cString: strerror(errno)))")
                 }
             }
-            for uuid in needsCopy.sorted() where !FileManager.default.fileExists(atPath: targetFolder + "/" + uuid) {
-                try FileManager.default.copyItem(atPath: sourceFolder! + "/" + uuid, toPath: targetFolder + "/" + uuid)
+            // Copied through a staging name and checked; a file of that name already there is kept only
+            // when it holds the same bytes (a killed copy's torn file is replaced).
+            for uuid in needsCopy.sorted() {
+                try ExternalDataFolder.copyVerified(from: sourceFolder! + "/" + uuid, to: targetFolder + "/" + uuid)
             }
         } catch let error as FileError {
             throw error
@@ -101,11 +103,13 @@ public final class ExternalDataFolder: Sendable {
         return Set(names.filter(ExternalBinary.isFileName))
     }
 
-    /// After the store is in place: removes files of the support folder no longer referred to (the
-    /// replaced store's), and the staging folder.
-    func removeUnreferenced(_ referenced: Set<String>) {
+    /// After the store is in place: removes the files the replaced store's rows referred to
+    /// (`previous`, read before it was replaced) that the new one does not, and the staging folder.
+    /// No other file of the support folder is ever removed.
+    func removeUnreferenced(_ referenced: Set<String>, previous: Set<String>?) {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: targetFolder) {
-            for name in names where !referenced.contains(name) && ExternalBinary.isFileName(name) {
+            let replaced = (previous ?? []).subtracting(referenced)
+            for name in names where replaced.contains(name) && ExternalBinary.isFileName(name) {
                 unlink(targetFolder + "/" + name)
             }
             if referenced.isEmpty {

@@ -39,6 +39,12 @@ public enum StoreBackup {
             throw FileError(.badRequest, path: destination, message: "the copy cannot replace the store it copies")
         }
 
+        // The copy must not share the source's support folder (`Store.sqlite` → `Store.bak`), whose files
+        // its clean-up would otherwise take for its own.
+        try ExternalDataFolder.refuseSharedSupportFolder(destinationURL.path)
+        // A second backup or update onto the same store waits for this one; taken before the copy starts,
+        // so the store that is replaced is the one checked below.
+        let lock = try StoreLock.acquire(destinationURL.path, timeout: timeout)
         let directory = destinationURL.deletingLastPathComponent()
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -67,15 +73,23 @@ public enum StoreBackup {
         // in place before it is, and the files of a store it replaces go after.
         let external = ExternalDataFolder(targetStore: destination, sourceStore: source)
         let files = external.sourceFolder.map(ExternalDataFolder.files(in:)) ?? []
-        let installLock = files.isEmpty ? nil : ExternalDataFolder.lock(besides: destination)
+        // Never replace a store an app has open (its later commits would land in a deleted file), nor one
+        // that another process wrote while the copy was made.
+        if let lock {
+            try lock.refuseIfChanged(destinationURL.path)
+            try StoreWriter.refuseIfInUse(destination, timeout: timeout)
+        }
+        let installLock = ExternalDataFolder.lock(besides: destination)
         defer { installLock.map(ExternalDataFolder.unlock) }
+        let previous = ExternalDataFolder.previousReferences(ofStoreAt: destination, timeout: timeout)
         try external.place(files)
         guard rename(temporary, destination) == 0 else {
             throw FileError(.cannotWriteOutput, path: destination, message: "cannot move the copy into place: \(String(cString: strerror(errno)))")
         }
         // Sidecars of an older store at the destination would be replayed into the copy: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
-        external.removeUnreferenced(files)
+        external.removeUnreferenced(files, previous: previous)
+        withExtendedLifetime(lock) {}
         if case .privateCopy(let reason) = route { return Result(route: .snapshot(reason: reason), size: size) }
         return Result(route: .inPlace, size: size)
     }
@@ -88,7 +102,7 @@ public enum StoreBackup {
         do {
             copy = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
         } catch {
-            throw FileError(.cannotWriteOutput, path: temporary, message: "cannot create the copy: \(error.message)")
+            throw FileError(.cannotWriteOutput, path: destination, message: "cannot create the copy: \(error.message)")
         }
         // The destination's errors are about the copy; the source's are the snapshot's to describe.
         if case .failure(let error) = Swift.Result(catching: { () throws(SQLiteError) in try reader.backup(into: copy, timeout: timeout) }) {

@@ -20,6 +20,8 @@ public final class StoreWriter {
     public let timeout: Duration
     /// The store's external files (values of external-storage attributes above `externalAbove`).
     public let externalData: ExternalDataFolder
+    /// The lock on the store an upsert replaces, from before it is read until its update is in place.
+    private var lock: StoreLock?
 
     /// Creates the temporary file and the entity and join tables. Indexes come after the load:
     /// building an index once over the loaded table is cheaper than keeping it up row by row.
@@ -29,6 +31,7 @@ public final class StoreWriter {
         self.timeout = timeout
         self.targetPath = targetPath
         self.externalData = ExternalDataFolder(targetStore: targetPath, sourceStore: nil)
+        try ExternalDataFolder.refuseSharedSupportFolder(targetPath)
         let url = URL(fileURLWithPath: targetPath)
         let directory = url.deletingLastPathComponent()
         self.temporaryPath = directory.appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
@@ -60,6 +63,9 @@ public final class StoreWriter {
         self.timeout = timeout
         self.targetPath = targetPath
         self.externalData = ExternalDataFolder(targetStore: targetPath, sourceStore: StoreWriter.throughSymlinks(sourcePath))
+        try ExternalDataFolder.refuseSharedSupportFolder(targetPath)
+        // Held until the update is in place: a second update of the store waits for this one.
+        self.lock = try StoreLock.acquire(targetPath, timeout: timeout)
         let url = URL(fileURLWithPath: targetPath)
         self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
         do {
@@ -354,12 +360,17 @@ public final class StoreWriter {
             throw StoreWriter.writeFailure(error, path: targetPath)
         }
         self.database = nil  // closes the connection: the file is complete on disk
+        // A new store takes the lock now; an update has held it since before it read the store, which
+        // must be as it was then (no other writer in between).
+        if lock == nil { lock = try StoreLock.acquire(targetPath, timeout: timeout) } else { try lock?.refuseIfChanged(targetPath) }
+        defer { lock = nil }
         // Never rename over a store an app has open (its later commits would go nowhere).
         if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath, timeout: timeout) }
         // The files the new store refers to are in place before it is: the old store keeps all of its own.
         // Placing, renaming and removing old files is one step for builds to the same output at once.
-        let installLock = layout.externalStorageColumns.isEmpty ? nil : ExternalDataFolder.lock(besides: targetPath)
+        let installLock = ExternalDataFolder.lock(besides: targetPath)
         defer { installLock.map(ExternalDataFolder.unlock) }
+        let previous = ExternalDataFolder.previousReferences(ofStoreAt: targetPath, timeout: timeout)
         try externalData.place(referenced)
         StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
         let descriptor = open(temporaryPath, O_RDONLY)
@@ -372,6 +383,6 @@ public final class StoreWriter {
         timing.mark("  close, fsync, rename")
         // Sidecars of an older store at the target would be replayed into the new one: remove them.
         for suffix in ["-wal", "-shm", "-journal"] { unlink(targetPath + suffix) }
-        externalData.removeUnreferenced(referenced)
+        externalData.removeUnreferenced(referenced, previous: previous)
     }
 }

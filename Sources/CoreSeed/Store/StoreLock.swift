@@ -1,0 +1,86 @@
+import Foundation
+
+/// The lock a coreseed run that replaces a store holds on it (`build --into`, `backup` onto an existing
+/// store): an exclusive `flock` on the store file, taken before the store is read and kept until its
+/// replacement is renamed into place, so two runs that update one store run one after the other and
+/// neither loses the other's rows. `flock` is separate from SQLite's `fcntl` locks: an app reading or
+/// writing the store is not blocked by it (`StoreWriter.refuseIfInUse` deals with apps).
+///
+/// The file a lock was taken on may have been replaced by the time the lock is granted (the holder
+/// renamed its new store over the path): the lock is then taken again on the file the path names now.
+/// `changedSince` tells whether the path still names the locked file, unchanged.
+public final class StoreLock {
+    private let descriptor: Int32
+    private let identity: Snapshot
+
+    /// What identifies one state of a store's file: device, inode, size, modification time, and the
+    /// size of its `-wal` (-1: none), which an app's commits in WAL mode grow.
+    private struct Snapshot: Equatable {
+        let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int, wal: Int64
+
+        init(_ info: stat, path: String) {
+            var walInfo = stat()
+            wal = stat(path + "-wal", &walInfo) == 0 ? Int64(walInfo.st_size) : -1
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+        }
+    }
+
+    private init(descriptor: Int32, identity: Snapshot) {
+        self.descriptor = descriptor
+        self.identity = identity
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// Locks the store at `path`, waiting up to `timeout` for another coreseed run that holds it; nil
+    /// when there is no file at `path` (nothing to lose). Throws "in use" when the wait runs out.
+    public static func acquire(_ path: String, timeout: Duration) throws(FileError) -> StoreLock? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { return nil }
+                throw FileError(.cannotWriteOutput, path: path, message: "cannot open the store to lock it: \(String(cString: strerror(errno)))")
+            }
+            var granted = false
+            while !granted {
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { granted = true; break }
+                guard errno == EWOULDBLOCK || errno == EINTR else { break }
+                if ContinuousClock.now >= deadline {
+                    close(descriptor)
+                    throw FileError(.cannotWriteOutput, path: path,
+                                    message: "store in use by another coreseed run (a build --into or backup is replacing it): nothing was changed; run again when it has finished, or give a longer --timeout")
+                }
+                usleep(20_000)
+            }
+            guard granted else {
+                close(descriptor)
+                throw FileError(.cannotWriteOutput, path: path, message: "cannot lock the store: \(String(cString: strerror(errno)))")
+            }
+            var held = stat(), named = stat()
+            if fstat(descriptor, &held) == 0, stat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
+                return StoreLock(descriptor: descriptor, identity: Snapshot(held, path: path))
+            }
+            // The holder replaced the file before letting go: lock the one the path names now.
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
+    /// Refuses to go on when the file at `path` is no longer the one locked, or was written since (an
+    /// app or a tool other than coreseed changed the store while this run worked on its copy).
+    public func refuseIfChanged(_ path: String) throws(FileError) {
+        var now = stat()
+        guard stat(path, &now) == 0, Snapshot(now, path: path) == identity else {
+            throw FileError(.cannotWriteOutput, path: path,
+                            message: "the store changed while this run was working on it (another process wrote or replaced it): nothing was changed; run again")
+        }
+    }
+}
