@@ -64,7 +64,14 @@ struct ExistingRows: Sendable {
         }
         var maxima: [String: Int64] = [:]
         for row in try database.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0") {
-            guard case .text(let name) = row[0], case .integer(let max) = row[1] else { continue }
+            guard case .text(let name) = row[0] else { continue }
+            // A stored Z_MAX is checked before keys are counted up from it (no overflow, no silent 0).
+            guard case .integer(let max) = row[1] else {
+                throw FileError(path: storePath, message: "Z_PRIMARYKEY: Z_MAX of \(name) is \(ExistingRows.shown(row[1])), not an integer: the store is damaged; restore it from a backup")
+            }
+            guard max <= Int64.max / 2 else {
+                throw FileError(path: storePath, message: "Z_PRIMARYKEY: Z_MAX of \(name) is \(max), which leaves no room for new keys: the store is damaged; restore it from a backup")
+            }
             maxima[name] = max
             // -1 after an in-place migration means no key handed out yet (§4c.6): the next is max(Z_PK) + 1.
             if max < 0, let table = plan.mapping.layout.entity(named: name)?.tableName {
@@ -127,6 +134,19 @@ struct ExistingRows: Sendable {
         case .real(let v): .real(v)
         case .text(let v): .text(v)
         case .blob(let v): .blob(v)
+        }
+    }
+}
+
+extension ExistingRows {
+    /// A stored value as a message shows it: text quoted, others as SQLite would print them.
+    static func shown(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): "'\(text.prefix(40))'"
+        case .blob(let bytes): "a \(bytes.count)-byte blob"
         }
     }
 }

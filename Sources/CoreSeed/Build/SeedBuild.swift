@@ -66,7 +66,9 @@ public enum SeedBuild {
     /// Throws `BuildFailure` (every problem, one line each) or a spec, model, reader or store error.
     public static func run(specPath: String, options: Options = Options()) throws -> BuildReport {
         let started = Date()
+        try SeedSpec.refuseIrregular(specPath, role: "the spec")
         let spec = try SeedSpec.load(path: specPath)
+        try spec.refuseIrregularInputs()
         let versions = try ModelVersions.load(path: spec.resolve(spec.model))
         let model = try versions.version(named: spec.modelVersion)
         let framework = FrameworkVersion(spec.frameworkVersion ?? FrameworkVersion.newest.rawValue)

@@ -59,10 +59,24 @@ public enum ExternalBinary {
         case .inline(let bytes): return .blob(Array(bytes))
         case .reference(let uuid):
             let path = directory + "/" + uuid
-            guard let data = FileManager.default.contents(atPath: path) else {
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
                 throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute) refers to this external file, which is missing")
             }
-            return .blob([UInt8](data))
+            // Never through a symlink, never a FIFO or device: a regular file, read to its size.
+            let (descriptor, size) = try ExternalDataFolder.openEntry(path)
+            defer { close(descriptor) }
+            var bytes = [UInt8](repeating: 0, count: size)
+            var offset = 0
+            while offset < size {
+                // SAFETY: `offset < size == bytes.count`; the read stays inside the buffer.
+                let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, size - offset, off_t(offset)) }
+                guard count > 0 else {
+                    throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute): cannot read the external file: \(count == 0 ? "it shrank while read" : String(cString: strerror(errno)))")
+                }
+                offset += count
+            }
+            return .blob(bytes)
         case .malformed:
             throw FileError(message: "\(row): \(attribute) allows external storage but holds a value without Core Data's marker (0x01 inline or 0x02 reference)")
         }

@@ -20,7 +20,11 @@ extension StoreVerifier {
             guard case .integer(let ent) = row[0] else { continue }
             let name: String = if case .text(let n) = row[1] { n } else { "" }
             let superNumber: Int64 = if case .integer(let s) = row[2] { s } else { -1 }
-            let max: Int64 = if case .integer(let m) = row[3] { m } else { 0 }
+            guard case .integer(let max) = row[3] else {
+                // Not read as 0: a Z_MAX that is not an integer is damage of its own.
+                report.differences.append("Z_PRIMARYKEY: Z_MAX of \(name) is \(ExistingRows.shown(row[3])), not an integer")
+                continue
+            }
             found[Int(ent)] = (name, Int(superNumber), max)
         }
         let renamingIdentifiers = Dictionary(model.entities.compactMap { entity in

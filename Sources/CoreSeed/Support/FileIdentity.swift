@@ -45,3 +45,31 @@ extension SeedSpec {
         }
     }
 }
+
+extension SeedSpec {
+    /// Refuses an input that is not a regular file (or, for the model, a folder): a pipe, FIFO,
+    /// socket or device. A build reads a source more than once (field probe, rows, the input's digest),
+    /// and a pipe gives its bytes only once, so it would build from part of the input or block.
+    public func refuseIrregularInputs() throws(FileError) {
+        for (input, role) in inputs {
+            try SeedSpec.refuseIrregular(input, role: role, folderAllowed: role == "the model")
+        }
+    }
+
+    /// Throws when `path` exists and is neither a regular file nor (with `folderAllowed`) a folder.
+    public static func refuseIrregular(_ path: String, role: String, folderAllowed: Bool = false) throws(FileError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }  // missing: the reader says so in its words
+        let type = info.st_mode & S_IFMT
+        if type == S_IFREG || (folderAllowed && type == S_IFDIR) { return }
+        let kind = switch type {
+        case S_IFIFO: "a pipe (FIFO)"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        default: "not a regular file"
+        }
+        throw FileError(.unreadableInput, path: path,
+                        message: "\(role) is \(kind), not a regular file: coreseed reads its inputs more than once; save it to a file first (for example `cat > input.csv`) and name that file")
+    }
+}

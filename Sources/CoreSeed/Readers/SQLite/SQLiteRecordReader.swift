@@ -2,9 +2,10 @@ import Foundation
 
 /// Streams the rows of a SQLite table or query, values keeping their storage class.
 ///
-/// The file is never modified: it is opened read-only and immutable; when a non-empty `-wal` file
-/// sits beside it, the database and its WAL are copied into a private temporary directory first
-/// (so committed WAL content is read), and that copy is removed on deinit.
+/// The file is never modified: it is opened read-only and immutable; when a non-empty `-wal` or
+/// `-journal` file sits beside it, the database and that file are copied into a private temporary
+/// directory first and read there as committed (the WAL replayed, a hot journal rolled back), and
+/// that copy is removed on deinit.
 /// A table source also selects the rowid (hidden from `fieldNames`) for each record's location.
 ///
 /// Not `Sendable`: it owns a SQLite connection and statement, used from one thread.
@@ -167,16 +168,23 @@ public final class SQLiteRecordReader: RecordReader {
     /// Copies `path` and its `-wal` into a fresh temporary directory when the WAL holds data.
     private static func privateCopyIfWAL(_ path: String) throws(ReaderError) -> URL? {
         let manager = FileManager.default
-        let wal = path + "-wal"
-        guard let size = (try? manager.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue > 0 else { return nil }
+        // A non-empty `-wal` holds committed content; a non-empty `-journal` is a transaction that never
+        // committed (hot): immutable=1 would read past both, so the copy is opened by SQLite, which
+        // replays the WAL or rolls the journal back, as it would for the file itself.
+        let sidecars = ["-wal", "-journal"].filter { suffix in
+            ((try? manager.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber).map { $0.intValue > 0 } ?? false
+        }
+        guard !sidecars.isEmpty else { return nil }
         let directory = manager.temporaryDirectory.appendingPathComponent("coreseed-sqlite-\(UUID().uuidString)")
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             try manager.copyItem(atPath: path, toPath: directory.appendingPathComponent("db.sqlite").path)
-            try manager.copyItem(atPath: wal, toPath: directory.appendingPathComponent("db.sqlite-wal").path)
+            for suffix in sidecars {
+                try manager.copyItem(atPath: path + suffix, toPath: directory.appendingPathComponent("db.sqlite" + suffix).path)
+            }
         } catch {
             remove(directory)
-            throw ReaderError(.cannotRead("cannot copy the database and its WAL: \(error.localizedDescription)"), at: SourceLocation(file: path))
+            throw ReaderError(.cannotRead("cannot copy the database and its -wal or -journal: \(error.localizedDescription)"), at: SourceLocation(file: path))
         }
         return directory
     }
