@@ -15,31 +15,45 @@ public struct DerivedCount: Sendable, Equatable {
     public let childTable: String
     public let childKey: String
 
-    /// The five `CREATE TRIGGER` statements, in Core Data's order.
+    /// The five `CREATE TRIGGER` statements, in Core Data's order. When the counting entity is a
+    /// sub-entity, Core Data's generator (`NSSQLDerivedAttributeSQLGenerator`, the to-many `count:`
+    /// branch) limits every update to its rows: `AND <n> = Z_ENT` (or `<n> <= Z_ENT AND Z_ENT <= <m>`
+    /// when it has sub-entities of its own) on the parameter triggers, `WHEN <n> = NEW.Z_ENT` on the source one.
     public var triggers: [String] {
         let prefix = "Z_DA_\(childTable)_\(entity)_\(attribute)"
-        func notify(_ function: String, _ key: String) -> String {
-            "SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute)', \(column)) FROM \(table) WHERE Z_PK = \(key); END"
+        let (only, when) = entityRange.map { range in
+            let (low, high) = (range.lowerBound, range.upperBound)
+            return low >= high ? (" AND \(low) = Z_ENT", " WHEN \(low) = NEW.Z_ENT")
+                : (" AND \(low) <= Z_ENT AND Z_ENT <= \(high)", " WHEN \(low) <= NEW.Z_ENT AND NEW.Z_ENT <= \(high)")
+        } ?? ("", "")
+        func notify(_ function: String, _ key: String, _ condition: String) -> String {
+            "SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute)', \(column)) FROM \(table) WHERE Z_PK = \(key)\(condition); END"
         }
         let updated = "NSCoreDataDATriggerUpdatedAffectedObjectValue"
         func change(_ name: String, _ event: String, _ row: String, _ assignment: String) -> String {
             "CREATE TRIGGER \(prefix)_\(name) AFTER \(event) ON \(childTable) FOR EACH ROW WHEN (\(row).\(childKey) NOT NULL) "
-                + "BEGIN UPDATE \(table) SET \(column) = \(assignment) WHERE Z_PK = \(row).\(childKey); \(notify(updated, "\(row).\(childKey)"))"
+                + "BEGIN UPDATE \(table) SET \(column) = \(assignment) WHERE Z_PK = \(row).\(childKey)\(only); \(notify(updated, "\(row).\(childKey)", only))"
         }
         return [
             change("PARAMETER_INSERT", "INSERT", "NEW", "IFNULL(\(column), 0) + 1"),
             change("PARAMETER_UPDATE_INCREMENT", "UPDATE OF \(childKey)", "NEW", "\(column) + 1"),
             change("PARAMETER_UPDATE_DECREMENT", "UPDATE OF \(childKey)", "OLD", "\(column) - 1"),
             change("PARAMETER_DELETE", "DELETE", "OLD", "\(column) - 1"),
-            "CREATE TRIGGER Z_DA_\(table)_\(entity)_\(attribute)_SOURCE_INSERT AFTER INSERT ON \(table) FOR EACH ROW "
-                + "BEGIN UPDATE \(table) SET \(column) = \(countQuery("NEW.Z_PK")) WHERE Z_PK = NEW.Z_PK; "
-                + notify("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", "NEW.Z_PK"),
+            "CREATE TRIGGER Z_DA_\(table)_\(entity)_\(attribute)_SOURCE_INSERT AFTER INSERT ON \(table) FOR EACH ROW\(when) "
+                + "BEGIN UPDATE \(table) SET \(column) = (SELECT IFNULL(COUNT(\(childKey)), 0) FROM \(childTable) WHERE \(childKey) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; "
+                + notify("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", "NEW.Z_PK", ""),
         ]
     }
 
-    /// The count of the rows pointing at `key`, as the source-insert trigger computes it.
+    /// The counting entity's number and the highest number of its sub-entities, when it is itself a
+    /// sub-entity (Core Data's `_entityID`, `_subentityMaxID`); nil for a root.
+    let entityRange: ClosedRange<Int>?
+
+    /// The count of the rows pointing at `key`. The counted rows are read through an alias, so the
+    /// count stays right when they share the counter's table (a self-referential `children.@count`,
+    /// sibling sub-entities of one abstract parent): unqualified, `\(table).Z_PK` would bind to them.
     func countQuery(_ key: String) -> String {
-        "(SELECT IFNULL(COUNT(\(childKey)), 0) FROM \(childTable) WHERE \(childKey) = \(key))"
+        "(SELECT COUNT(counted.\(childKey)) FROM \(childTable) AS counted WHERE counted.\(childKey) = \(key))"
     }
 
     /// Sets every count from the rows in the store: what the triggers would have left had the rows
@@ -48,16 +62,11 @@ public struct DerivedCount: Sendable, Equatable {
         "UPDATE \(table) SET \(column) = \(countQuery("\(table).Z_PK"))" + (entityFilter.map { " WHERE \($0)" } ?? "")
     }
 
-    /// The rows whose count disagrees with the rows pointing at them (`verify`): their `Z_PK`s.
-    public var disagreementSQL: String {
-        "SELECT Z_PK FROM \(table) WHERE \(entityFilter.map { "\($0) AND " } ?? "")\(column) IS NOT \(countQuery("\(table).Z_PK")) ORDER BY Z_PK"
-    }
-
     /// The entity numbers that have the attribute, when the table also holds rows of other entities.
     let entityNumbers: [Int]
 
     /// `Z_ENT IN (…)` for those entities; nil when every row of the table has the attribute.
-    private var entityFilter: String? {
+    var entityFilter: String? {
         entityNumbers.isEmpty ? nil : "Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", ")))"
     }
 
@@ -111,8 +120,9 @@ extension StoreLayout {
                 }
                 let hierarchy = graph.hierarchy(of: graph.root(of: entity.name))
                 let sharing = graph.hierarchy(of: entity.name).compactMap { graph.numbers[$0.name] }
+                let range = entity.parentName == nil ? nil : graph.numbers[entity.name].map { $0...max($0, sharing.max() ?? $0) }
                 result.append(DerivedCount(entity: entity.name, attribute: attribute.name, table: ownTable, column: column.name,
-                                           childTable: childTable, childKey: key.name,
+                                           childTable: childTable, childKey: key.name, entityRange: range,
                                            entityNumbers: sharing.count == hierarchy.count ? [] : sharing))
             }
         }
