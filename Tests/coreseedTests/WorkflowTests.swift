@@ -76,6 +76,19 @@ import Testing
         #expect(test?["env"]?["CORESEED_CHECK_STORES"]?.string == "${{ runner.temp }}/check-stores")
     }
 
+    /// A failing unit test must not hide what Core Data makes of the stores: every step of the Mac job
+    /// after `make test` runs unless the run was cancelled, uploads always (the job still fails).
+    @Test func theCoreDataStepsRunEvenWhenATestFails() throws {
+        let steps = try Self.steps("core-data")
+        let test = try #require(steps.firstIndex { $0["run"]?.string == "make test" })
+        let after = steps[(test + 1)...]
+        #expect(!after.isEmpty)
+        for step in after {
+            let condition = step["if"]?.string
+            #expect(condition == "${{ !cancelled() }}" || condition == "always()", "\(step["name"]?.string ?? "a step")")
+        }
+    }
+
     @Test func aJobComparesTheMacsOutputsWithLinuxsByteForByte() throws {
         let jobs = try Self.workflow()["jobs"]
         let linux = jobs?["linux-seed"]
