@@ -19,12 +19,15 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // SHA-2 comes from CommonCrypto on Apple platforms (Sources/CoreSeed/Crypto/SHA2.swift,
         // `#if canImport(CommonCrypto)`), from OpenSSL's libcrypto only on Linux: a Mac needs no
         // OpenSSL, from Homebrew or elsewhere.
         .target(
             name: "CoreSeed",
-            dependencies: ["CSQLite", "CLibXML2", .target(name: "CCrypto", condition: .when(platforms: [.linux]))],
+            dependencies: ["CSQLite", "CLibXML2", "CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux]))],
             path: "Sources/CoreSeed"),
         .executableTarget(
             name: "coreseed",
