@@ -20,14 +20,7 @@ public struct KeyedArchiveGraph {
 
     /// Reads the archive's header and object table; an error when `bytes` is not a keyed archive.
     public init(_ bytes: [UInt8]) throws(KeyedUnarchiver.Failure) {
-        let plist = try PlistReader(bytes)
-        guard case .dictionary(let top) = try plist.object(plist.top),
-              let archiver = top["$archiver"], case .string("NSKeyedArchiver") = try plist.object(archiver),
-              let topReference = top["$top"], case .dictionary(let roots) = try plist.object(topReference),
-              let rootReference = roots["root"], case .uid(let root) = try plist.object(rootReference),
-              let objectsReference = top["$objects"], case .array(let objects) = try plist.object(objectsReference) else {
-            throw KeyedUnarchiver.Failure(message: "not an NSKeyedArchiver archive")
-        }
+        let (plist, objects, root) = try KeyedUnarchiver.header(bytes)
         guard objects.count <= Self.objectLimit else {
             throw KeyedUnarchiver.Failure(message: "an archive of \(objects.count) objects, more than \(Self.objectLimit)")
         }

@@ -7,8 +7,9 @@ public enum KeyedUnarchiver {
         public let message: String
     }
 
-    /// The value archived in `bytes`.
-    public static func value(_ bytes: [UInt8]) throws(Failure) -> ArchivedValue {
+    /// An archive's plist, its `$objects` table and the UID of its root: what every reader of a keyed
+    /// archive starts from. An error when `bytes` is not an `NSKeyedArchiver` archive.
+    static func header(_ bytes: [UInt8]) throws(Failure) -> (plist: PlistReader, objects: [Int], root: Int) {
         let plist = try PlistReader(bytes)
         guard case .dictionary(let top) = try plist.object(plist.top),
               let archiver = top["$archiver"], case .string("NSKeyedArchiver") = try plist.object(archiver),
@@ -17,6 +18,12 @@ public enum KeyedUnarchiver {
               let objectsReference = top["$objects"], case .array(let objects) = try plist.object(objectsReference) else {
             throw Failure(message: "not an NSKeyedArchiver archive")
         }
+        return (plist, objects, root)
+    }
+
+    /// The value archived in `bytes`.
+    public static func value(_ bytes: [UInt8]) throws(Failure) -> ArchivedValue {
+        let (plist, objects, root) = try header(bytes)
         var depth = 0
         func decode(_ uid: Int) throws(Failure) -> ArchivedValue {
             guard uid > 0, uid < objects.count else { throw Failure(message: "an archived nil or a reference outside the archive") }
