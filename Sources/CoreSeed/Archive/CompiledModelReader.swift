@@ -1,7 +1,7 @@
 /// Reads a compiled model (the keyed archive in a `.mom` file or a store's `Z_MODELCACHE`).
 ///
-/// This first part reads the model's outline: its entities by name with their parents. Decoding
-/// every property into ``Model`` (issue 26, item 1) builds on ``KeyedArchiveGraph``.
+/// ``model(_:versionName:path:)`` decodes the whole model (``CompiledModelDecoder``);
+/// ``entities(_:)`` reads only its outline: its entities by name with their parents.
 public enum CompiledModelReader {
     /// Why an archive is not a compiled model.
     public struct Failure: Error, Sendable, Equatable {
@@ -12,6 +12,12 @@ public enum CompiledModelReader {
     public struct EntityOutline: Sendable, Equatable {
         public var name: String
         public var parentName: String?
+    }
+
+    /// The model archived in `bytes`, as ``ModelParser`` would read its XML source; an error naming
+    /// the class or key when the archive holds a model part CoreSeed does not know.
+    public static func model(_ bytes: [UInt8], versionName: String, path: String) throws(Failure) -> Model {
+        try CompiledModelDecoder.model(bytes, versionName: versionName, path: path)
     }
 
     /// The entities of the compiled model archived in `bytes`, sorted by name; an error naming the

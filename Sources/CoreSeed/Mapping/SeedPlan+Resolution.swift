@@ -319,6 +319,9 @@ private struct PlanResolver {
                 throw fail("\(attributeContext): \(error.message)")
             }
             let defaultText = attributeSpec?.noDefault == true ? nil : (attributeSpec?.defaultValue ?? attribute.defaultValueString)
+            if let opaque = attribute.opaqueDefaultClassName, attributeSpec?.noDefault != true, attributeSpec?.defaultValue == nil {
+                throw fail("\(attributeContext): the model's default for '\(attributeName)' is an archived \(opaque) object (an app class, read from a compiled model), which CoreSeed cannot write; give \"default\" (the value's archive as the attribute takes it) or \"default\": null to store no value")
+            }
             var fileFolder: String?
             if attributeSpec?.file == true {
                 guard attribute.type == .binary else {

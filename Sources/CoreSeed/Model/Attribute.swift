@@ -21,6 +21,12 @@ public struct Attribute: Sendable, Equatable {
     /// For a Composite attribute: the name of the composite type it uses.
     public var compositeName: String?
     public var userInfo: [String: String]
+    /// Validation predicates other than a minimum and maximum, in predicate format (a compiled model's;
+    /// CoreSeed keeps them but does not check them, as with a model file's regular expression).
+    public var otherValidationPredicates: [String]
+    /// The class of a default value CoreSeed cannot write (a Transformable's archived app object, read
+    /// from a compiled model): a build must be given the value or told to store none.
+    public var opaqueDefaultClassName: String?
     /// 1-based line of the element in the model file.
     public var line: Int
 
@@ -31,7 +37,8 @@ public struct Attribute: Sendable, Equatable {
                 versionHashModifier: String? = nil, renamingIdentifier: String? = nil,
                 valueTransformerName: String? = nil, customClassName: String? = nil,
                 usesScalarValueType: Bool? = nil, compositeName: String? = nil,
-                userInfo: [String: String] = [:], line: Int = 0) {
+                userInfo: [String: String] = [:], line: Int = 0,
+                otherValidationPredicates: [String] = [], opaqueDefaultClassName: String? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -51,5 +58,7 @@ public struct Attribute: Sendable, Equatable {
         self.compositeName = compositeName
         self.userInfo = userInfo
         self.line = line
+        self.otherValidationPredicates = otherValidationPredicates
+        self.opaqueDefaultClassName = opaqueDefaultClassName
     }
 }

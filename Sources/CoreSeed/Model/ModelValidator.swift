@@ -13,7 +13,7 @@ enum ModelValidator {
         var names = Set<String>()
         for entity in model.entities {
             func fail(_ line: Int, _ message: String) -> FileError {
-                FileError(.unreadableInput, path: model.path, line: line, message: message)
+                FileError(.unreadableInput, path: model.path, line: line > 0 ? line : nil, message: message)
             }
             guard isValidName(entity.name) else {
                 throw fail(entity.line, "entity name '\(entity.name)' must be letters, digits and underscores")

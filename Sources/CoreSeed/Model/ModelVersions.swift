@@ -9,8 +9,9 @@ public struct ModelVersions: Sendable {
     /// The path the user gave.
     public var path: String
 
-    /// Reads `path`: an `.xcdatamodeld` folder, an `.xcdatamodel` folder, or a `contents` file.
-    public static func load(path: String) throws(FileError) -> ModelVersions {
+    /// Reads the model source at `path`: an `.xcdatamodeld` folder, an `.xcdatamodel` folder, or a
+    /// `contents` file (``load(path:)`` takes compiled models and stores too).
+    public static func loadSource(path: String) throws(FileError) -> ModelVersions {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError(.unreadableInput, path: path, message: "no model at this path")
