@@ -101,7 +101,7 @@ import Testing
         (["inspect", "a.sqlite", "-j"], "unknown option -j"),
         (["preview", "seed.json", "banks", "--limit"], "--limit needs a value"),
         (["preview", "seed.json", "banks", "--limit", "-1"], "--limit must be a non-negative integer, not '-1'"),
-        (["verify", "store.sqlite"], "missing --model MODEL"),
+        (["verify"], "missing STORE"),
         (["export", "store.sqlite", "--model", "M.xcdatamodeld", "--format=xml"], "--format must be csv or json, not 'xml'"),
         (["build", "--mode", "merge"], "--mode must be replace, upsert or insert, not 'merge'"),
         // --into A --output B is allowed now (issue 14: A is left as it was); --mode needs --into.

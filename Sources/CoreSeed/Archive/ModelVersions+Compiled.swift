@@ -38,6 +38,9 @@ extension ModelVersions {
         return .source
     }
 
+    /// What `verify` and `export` say when they read a store with its own model.
+    public static let ownModelNote = "no --model: read with the store's own model (Z_MODELCACHE)"
+
     /// The model of the Core Data store at `path`, read from its `Z_MODELCACHE`.
     public static func loadStore(path: String) throws(FileError) -> ModelVersions {
         let archive: [UInt8]

@@ -1,13 +1,13 @@
 import CoreSeed
 import Foundation
 
-/// `coreseed export STORE --model MODEL`: rows back out as CSV or JSON, and a spec that rebuilds them.
+/// `coreseed export STORE [--model MODEL]`: rows back out as CSV or JSON, and a spec that rebuilds them.
 enum ExportCommand: Command {
     static let name = "export"
     static let summary = "write a store's rows as CSV or JSON files, and a spec that rebuilds it"
     static let arguments: [CommandArgument] = [.required("STORE", "the store to read (never written)")]
     static let options: [CommandOption] = [
-        .value("model", "MODEL", "the store's model (.xcdatamodeld, .xcdatamodel or 'contents')", required: true),
+        .value("model", "MODEL", "the store's model: .xcdatamodeld, .xcdatamodel, 'contents', .momd, .mom or a store (default: the store's own, Z_MODELCACHE)"),
         .value("model-version", "NAME", "read with this version (default: the one whose hashes match)"),
         .value("entity", "NAME", "export only this entity (and its sub-entities)"),
         .choice("format", ["csv", "json"], "csv (default): RFC 4180 with a header line; json: an array of objects"),
@@ -16,6 +16,8 @@ enum ExportCommand: Command {
         .timeout,
     ]
     static let discussion = """
+        Without --model, the rows are read with the model Core Data cached in the store (Z_MODELCACHE,
+        stores from framework 637 on), a note on stderr says so, and seed.json names the store as its model.
         Writes ENTITY.csv (or .json) per concrete entity, rows in Z_PK order: 'pk' (the row's Z_PK), the
         stored attributes (inherited included), one column per to-one relationship (the destination's
         pk), and for ordered one-to-many and many-to-many relationships the destinations' pks joined
@@ -32,17 +34,18 @@ enum ExportCommand: Command {
     ]
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
-        guard let modelPath = arguments.option("model"),
-              let format = StoreExporter.Format(rawValue: arguments.option("format") ?? "csv") else {
-            preconditionFailure("--model is required and --format a choice: Arguments checked both")
+        guard let format = StoreExporter.Format(rawValue: arguments.option("format") ?? "csv") else {
+            preconditionFailure("--format is a choice: Arguments checked it")
         }
         let store = arguments.positionals[0]
+        let modelPath = arguments.option("model") ?? store
         let directory = arguments.option("output") ?? "."
         let versions = try ModelVersions.load(path: modelPath)
         let specModel: String? = arguments.flag("spec") ? relativePath(of: modelPath, from: directory) : nil
         let exporter = StoreExporter(versions: versions, modelVersion: arguments.option("model-version"), timeout: arguments.timeout)
         let result = try exporter.export(storeAt: store, to: directory, format: format, entity: arguments.option("entity"),
                                          specModelPath: specModel)
+        if arguments.option("model") == nil { Terminal.error("\(store): note: \(ModelVersions.ownModelNote)") }
         for warning in result.warnings { Terminal.error("\(store): warning: \(warning)") }
         for file in result.files { try Terminal.out("\(file.path): \(file.rows) rows of \(file.entity)") }
         if let spec = result.specPath { try Terminal.out("\(spec): rebuilds the store with 'coreseed build \(spec)'") }

@@ -5,7 +5,7 @@ import Foundation
 enum HashesCommand: Command {
     static let name = "hashes"
     static let summary = "print a model's entity version hashes, hashes digest and checksum"
-    static let arguments: [CommandArgument] = [.required("MODEL", "an .xcdatamodeld, an .xcdatamodel, or a model 'contents' file")]
+    static let arguments: [CommandArgument] = [.required("MODEL", "an .xcdatamodeld, .xcdatamodel, 'contents', .momd, .mom, or a store (its Z_MODELCACHE)")]
     static let options: [CommandOption] = [
         .value("model-version", "NAME", "hash this version (with or without .xcdatamodel; default: the current one)"),
         .flag("json", "print the same as one JSON object (keys above)"),

@@ -4,7 +4,7 @@ import CoreSeed
 enum SchemaCommand: Command {
     static let name = "schema"
     static let summary = "print the SQL Core Data would run to create a model's store"
-    static let arguments: [CommandArgument] = [.required("MODEL", "an .xcdatamodeld, an .xcdatamodel, or a model 'contents' file")]
+    static let arguments: [CommandArgument] = [.required("MODEL", "an .xcdatamodeld, .xcdatamodel, 'contents', .momd, .mom, or a store (its Z_MODELCACHE)")]
     static let options: [CommandOption] = [
         .value("model-version", "NAME", "use this version (with or without .xcdatamodel; default: the current one)"),
         .value("configuration", "NAME", "only this configuration's entities"),

@@ -1,12 +1,12 @@
 import CoreSeed
 
-/// `coreseed verify STORE --model MODEL`: does this store match this model?
+/// `coreseed verify STORE [--model MODEL]`: does this store match this model (or its own cached one)?
 enum VerifyCommand: Command {
     static let name = "verify"
     static let summary = "check a store against a model: hashes, schema, keys, integrity"
     static let arguments: [CommandArgument] = [.required("STORE", "the store to check (never modified)")]
     static let options: [CommandOption] = [
-        .value("model", "MODEL", "the model (.xcdatamodeld, .xcdatamodel or 'contents')", required: true),
+        .value("model", "MODEL", "the model: .xcdatamodeld, .xcdatamodel, 'contents', .momd, .mom or a store (default: the store's own, Z_MODELCACHE)"),
         .value("configuration", "NAME", "check only this configuration's entities"),
         .flag("strict", "fail on warnings too"),
         .flag("cloudkit", "also fail on what keeps the model's entities from syncing with CloudKit"),
@@ -14,6 +14,8 @@ enum VerifyCommand: Command {
         .timeout,
     ]
     static let discussion = """
+        Without --model, the store is checked against the model Core Data cached in it (Z_MODELCACHE,
+        stores from framework 637 on), and a note says so.
         Says which version of the model wrote the store (its version hashes match), then checks the
         schema, Z_PRIMARYKEY, Z_ENT values, dangling keys, metadata keys and PRAGMA integrity_check.
         What Core Data addresses at run time must agree: entity numbers and names, tables, column
@@ -37,14 +39,15 @@ enum VerifyCommand: Command {
         "notes"}.
         """
     static let examples = ["coreseed verify Outputs/FailedBanksCD.sqlite --model Inputs/FailedBanksCD.xcdatamodeld",
+                           "coreseed verify default.store",
                            "coreseed verify User.sqlite --model Model.xcdatamodeld --configuration User --cloudkit"]
 
     static func run(_ arguments: Arguments) throws -> ExitStatus {
-        guard let modelPath = arguments.option("model") else { preconditionFailure("--model is required: Arguments checked it") }
         let store = arguments.positionals[0]
         let strict = arguments.flag("strict")
-        let versions = try ModelVersions.load(path: modelPath)
+        let versions = try ModelVersions.load(path: arguments.option("model") ?? store)
         var report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration"), timeout: arguments.timeout).verify(storeAt: store)
+        if arguments.option("model") == nil { report.notes.insert(ModelVersions.ownModelNote, at: 0) }
         if arguments.flag("cloudkit") {
             let model = (try? versions.version(named: report.matchedVersion)) ?? versions.current
             report.differences += CloudKitCompatibility.problems(in: model, configuration: arguments.option("configuration")).map { "cloudkit: \($0)" }
