@@ -8,6 +8,7 @@ enum CommandLineTool {
             BuildCommand.self,
             PreviewCommand.self,
             SchemaCommand.self,
+            ModelCommand.self,
             HashesCommand.self,
             VerifyCommand.self,
             InspectCommand.self,

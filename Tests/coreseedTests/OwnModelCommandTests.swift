@@ -67,13 +67,32 @@ import Testing
         #expect(spec.contains("\"model\" : \"../store.sqlite\"") || spec.contains("\"model\": \"../store.sqlite\""), "\(spec.prefix(300))")
     }
 
+    /// `coreseed model STORE --output NAME.xcdatamodeld`: the written source hashes as the store does.
+    @Test(arguments: cached.map(\.name))
+    func modelCommandWritesASourceWithTheStoresHashes(_ name: String) throws {
+        let scratch = try Scratch()
+        let store = try StoreOps.copyCorpusStore(name, into: scratch.url)
+        let output = scratch.url.appendingPathComponent("Out.xcdatamodeld").path
+        let result = try scratch.run(["model", store, "--output", output])
+        #expect(result.status == 0, "\(name): \(result.stderr)")
+        #expect(result.stdout == "\(output): 1 version of \(store) (current: store)\n", "\(name)")
+        let fromStore = try scratch.run(["hashes", store]), fromSource = try scratch.run(["hashes", output])
+        #expect(fromSource.status == 0 && fromSource.stdout == fromStore.stdout, "\(name): \(fromSource.stderr)")
+        let again = try scratch.run(["model", store, "--output", output])
+        #expect(again.status != 0 && again.stderr.contains("already exists"), "\(name)")
+    }
+
     @Test func aFileThatIsNoModelIsOneClearError() throws {
         let scratch = try Scratch()
         let path = scratch.url.appendingPathComponent("notes.sqlite").path
         try Data("SQLite format 3\u{0}".utf8 + [UInt8](repeating: 0, count: 84)).write(to: URL(fileURLWithPath: path))
-        let result = try scratch.run(["hashes", path])
-        #expect(result.status != 0)
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains(path), "\(result.stderr)")
+        for command in ["hashes", "model"] {
+            let output = scratch.url.appendingPathComponent("Out.xcdatamodeld").path
+            let result = try scratch.run(command == "hashes" ? ["hashes", path] : ["model", path, "--output", output])
+            #expect(result.status != 0)
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains(path), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
     }
 }

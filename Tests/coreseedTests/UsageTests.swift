@@ -5,7 +5,7 @@ import Testing
 /// The command line as people expect it: `--help`, `--version`, `help COMMAND`, and usage errors that
 /// show the usage line and where the help is, all asserted exactly as printed.
 @Suite struct UsageTests {
-    static let commandNames = ["build", "preview", "schema", "hashes", "verify", "inspect", "export", "backup"]
+    static let commandNames = ["build", "preview", "schema", "model", "hashes", "verify", "inspect", "export", "backup"]
 
     @Test func helpGoesToStdoutWithExitZero() throws {
         let result = try BinaryRunner.run(["--help"])
@@ -65,7 +65,7 @@ import Testing
 
     @Test func unknownCommandListsTheCommands() throws {
         let expected = """
-            commands: build, preview, schema, hashes, verify, inspect, export, backup, help
+            commands: build, preview, schema, model, hashes, verify, inspect, export, backup, help
             see 'coreseed --help'
 
             """
