@@ -135,7 +135,7 @@ import CoreSeed
                  status: 66, stderr: "Inputs/seed.json: error: cannot read the spec file\n"),
         BadInput("unknownCommand", files: [:],
                  before: [], args: ["bild", "spec.json"],
-                 status: 64, stderr: "error: unknown command 'bild'\ncommands: build, preview, schema, hashes, verify, inspect, export, backup, help\nsee 'coreseed --help'\n"),
+                 status: 64, stderr: "error: unknown command 'bild'\ncommands: build, preview, schema, model, hashes, verify, inspect, export, backup, help\nsee 'coreseed --help'\n"),
         BadInput("intoMissingStore", files: [:],
                  before: [], args: ["build", "spec.json", "--into", "Nothing.sqlite"],
                  status: 66, stderr: "Nothing.sqlite: error: no store at this path\n"),
