@@ -58,20 +58,21 @@ import CoreSeed
         #expect(result.stderr == """
             banks.csv:3:43: warning: rejected: 'Closing Date' value "31-Feb-10" is not a date matching "d-MMM-yy" (FailedBankDetails.closeDate)
             banks.csv:4:27: warning: rejected: 'CERT #' value "12a" is not an Integer 32 (FailedBankDetails.zip)
+            banks.csv:5:66: warning: rejected: 'Details Ref' value "99999" matches no FailedBankDetails key (FailedBankInfo.details)
             banks.csv:3:63: warning: rejected: record left out because FailedBankDetails '34678' (banks.csv:3:1) was rejected (its 'Details Ref' value "34678") (FailedBankInfo.details)
             banks.csv:4:51: warning: rejected: record left out because FailedBankDetails '12a' (banks.csv:4:1) was rejected (its 'Details Ref' value "12a") (FailedBankInfo.details)
-            banks.csv:5:66: warning: rejected: 'Details Ref' value "99999" matches no FailedBankDetails key (FailedBankInfo.details)
 
             """)
         let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
         #expect(report.contains("\"FailedBankDetails\": {\"rows\": 2, \"rejected\": 2, \"updated\": 0, \"unchanged\": 0}"))
         // Issue 14: an info whose details record was rejected is left out with it (no orphans).
-        #expect(report.contains("\"FailedBankInfo\": {\"rows\": 2, \"rejected\": 2, \"updated\": 0, \"unchanged\": 0}"))
+        // Issue 23: an info whose details key matches nothing is left out too, and counted (SPEC.md).
+        #expect(report.contains("\"FailedBankInfo\": {\"rows\": 1, \"rejected\": 3, \"updated\": 0, \"unchanged\": 0}"))
         #expect(report.contains("{\"location\": \"banks.csv:4:27\", \"entity\": \"FailedBankDetails\", \"attribute\": \"zip\", \"field\": \"CERT #\", \"message\": \"'CERT #' value \\\"12a\\\" is not an Integer 32 (FailedBankDetails.zip)\"}"))
-        // The rejected details rows are left out, and the infos that depended on them; an info whose
-        // details key matches nothing at all keeps its row, without details.
+        // The rejected details rows are left out, and the infos that depended on them; so is an info
+        // whose details key matches nothing at all (Core Data would not have saved it without).
         #expect(try scratch.query("FailedBanksCD.sqlite", "SELECT i.ZNAME, d.ZZIP FROM ZFAILEDBANKINFO i LEFT JOIN ZFAILEDBANKDETAILS d ON i.ZDETAILS = d.Z_PK ORDER BY i.Z_PK")
-                == [["Desert Hills Bank", "57060"], ["McIntosh Commercial Bank", "NULL"]])
+                == [["Desert Hills Bank", "57060"]])
         #expect(try BinaryRunner.run(["verify", scratch.path("FailedBanksCD.sqlite"), "--model", BinaryRunner.repositoryRoot.appendingPathComponent("Inputs/FailedBanksCD.xcdatamodeld").path]).status == 0)
     }
 
@@ -87,7 +88,7 @@ import CoreSeed
         let (scratch, previous) = try Self.prepare()
         let result = try scratch.run(["build", "spec.json", "--dry-run", "--max-errors", "9"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("checked (dry run, nothing written): 2 entities, 4 rows in "))  // orphans left out (issue 14)
+        #expect(result.stdout.hasPrefix("checked (dry run, nothing written): 2 entities, 3 rows, 5 records rejected in "))  // orphans and the unresolved left out (issues 14, 23)
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("FailedBanksCD.sqlite"))) == previous)
     }
 

@@ -15,6 +15,9 @@ public struct BuildReport: Sendable {
     public var entities: [EntityCount] = []
     /// Join-table rows written, per join table.
     public var joinRows: [String: Int] = [:]
+    /// Per "Entity.relationship": links dropped because their key matched no row (`"onUnresolved":
+    /// "skip"` or `"null"`).
+    public var droppedLinks: [String: Int] = [:]
     /// Every rejected value (with `--max-errors`), in the order found.
     public var rejected: [MappingError] = []
     /// What the build noticed but did not refuse: a source with no records, so an entity has no rows.
@@ -27,6 +30,22 @@ public struct BuildReport: Sendable {
     public var seconds: Double = 0
 
     public var totalRows: Int { entities.reduce(0) { $0 + $1.rows } }
+
+    /// What the summary line adds for records left out as rejected (`--max-errors`: each listed in
+    /// ``rejected``) and for dropped links ("" when there are none):
+    /// `, 2 records rejected, 3 unresolved links dropped (Book.author 3)`. Duplicates the duplicate
+    /// policy drops are not rejections (they count in ``EntityCount/rejected`` only).
+    public var rejectedAndDropped: String {
+        var text = ""
+        let rejected = self.rejected.count
+        if rejected > 0 { text += ", \(rejected) record\(rejected == 1 ? "" : "s") rejected" }
+        let dropped = droppedLinks.values.reduce(0, +)
+        if dropped > 0 {
+            let each = droppedLinks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += ", \(dropped) unresolved link\(dropped == 1 ? "" : "s") dropped (\(each))"
+        }
+        return text
+    }
 
     /// The report as JSON (`--report FILE`).
     public var json: String {
@@ -52,6 +71,11 @@ public struct BuildReport: Sendable {
             json.field("joinTables") { json in
                 json.object { json in
                     for (name, count) in joinRows.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
+                }
+            }
+            json.field("droppedLinks") { json in
+                json.object { json in
+                    for (name, count) in droppedLinks.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
                 }
             }
             json.field("warnings") { json in

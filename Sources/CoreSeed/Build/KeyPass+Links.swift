@@ -9,12 +9,21 @@ extension KeyPass {
     }
 
     /// The row of `destination` (or one of its sub-entities) whose key is `key`: a record of the input,
-    /// else (in an upsert) a row already in the store.
-    func lookup(_ candidates: [Int], _ key: LinkKey) -> Target? {
+    /// else (in an upsert) a row already in the store. Rows of more than one candidate with the key
+    /// throw ``AmbiguousKey`` unless exactly one of them is of a `preferred` candidate.
+    func lookup(_ candidates: [Int], _ key: LinkKey, preferred: [Int] = []) throws(AmbiguousKey) -> Target? {
+        var found: Target?, others: [Target] = []
         for index in candidates {
-            if let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 {
-                return Target(entity: index, ordinal: Int(ordinal), primaryKey: states[index].primaryKeys[Int(ordinal)])
-            }
+            guard let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 else { continue }
+            let target = Target(entity: index, ordinal: Int(ordinal), primaryKey: states[index].primaryKeys[Int(ordinal)])
+            if found == nil { found = target } else { others.append(target) }
+        }
+        if let found {
+            guard !others.isEmpty else { return found }
+            let all = [found] + others
+            let picked = all.filter { preferred.contains($0.entity) }
+            if picked.count == 1 { return picked[0] }
+            throw AmbiguousKey(targets: all)
         }
         guard let existing else { return nil }
         for index in candidates {
@@ -23,12 +32,19 @@ extension KeyPass {
         return nil
     }
 
+    /// A key that rows of more than one sub-entity of a destination have.
+    struct AmbiguousKey: Error {
+        let targets: [Target]
+    }
+
     /// What linking along one relationship needs, worked out once per relationship instead of per link.
     struct LinkPlan {
         let relationship: Relationship
         let inverse: Relationship?
         /// Seeded entities whose rows the relationship may point at.
         let candidates: [Int]
+        /// The candidates `prefer` names (it and its sub-entities).
+        var preferred: [Int] = []
         /// The source entity's to-one slot for the relationship (to-one only).
         let slot: Int?
         /// Per seeded entity index: its to-one slot for the inverse (to-one inverses only), or for the
@@ -40,7 +56,7 @@ extension KeyPass {
         let join: (table: StoreLayout.JoinTable, sourceIsFirst: Bool)?
     }
 
-    mutating func linkPlan(entity: Int, relationship: Relationship) -> LinkPlan {
+    mutating func linkPlan(entity: Int, relationship: Relationship, prefer: String? = nil) -> LinkPlan {
         let source = mapping.entities[entity]
         let inverse = plan.graph.inverse(of: relationship, in: source.name)
         let candidates = candidates(for: relationship.destinationEntity)
@@ -65,7 +81,8 @@ extension KeyPass {
            }) {
             join = (table, table.firstEntity == owner && table.firstRelationship == relationship.name)
         }
-        return LinkPlan(relationship: relationship, inverse: inverse, candidates: candidates,
+        let preferred = preferredCandidates(prefer, among: candidates)
+        return LinkPlan(relationship: relationship, inverse: inverse, candidates: candidates, preferred: preferred,
                         slot: relationship.isToMany ? nil : source.toOneSlots.firstIndex(of: relationship.name)!,
                         inverseSlots: inverseSlots, isHiddenKey: isHiddenKey, join: join)
     }
@@ -74,7 +91,7 @@ extension KeyPass {
     mutating func resolveLinks() throws {
         for (index, entity) in mapping.entities.enumerated() {
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
-                let linking = linkPlan(entity: index, relationship: link.relationship)
+                let linking = linkPlan(entity: index, relationship: link.relationship, prefer: link.prefer)
                 let keys = states[index].linkKeys[linkIndex]
                 let sameRecord = sameRecordDestination(entity: index, link: linkIndex, candidates: linking.candidates)
                 for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
@@ -86,11 +103,17 @@ extension KeyPass {
                         continue
                     }
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
-                        guard let target = lookup(linking.candidates, key) else {
+                        let found: Target?
+                        do throws(AmbiguousKey) { found = try lookup(linking.candidates, key, preferred: linking.preferred) } catch {
+                            throw try ambiguity(error, from: source, relationship: link.relationship, link: linkIndex)
+                        }
+                        guard let target = found else {
                             // A key of a record rejected for its values: that rejection was reported.
                             let rejected = linking.candidates.contains { rejectedKeys[$0]?[key] != nil }
                             if link.onUnresolved == .error && !rejected {
                                 states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, position))
+                            } else if !rejected {
+                                droppedLinks["\(entity.name).\(link.relationship.name)", default: 0] += 1
                             }
                             continue
                         }
@@ -219,12 +242,21 @@ extension KeyPass {
             guard mapping.entities.contains(where: { $0.name == link.entity }) else { continue }
             var plans: [Int: LinkPlan] = [:]
             let sources = candidates(for: link.entity), targets = candidates(for: link.relationship.destinationEntity)
+            let preferred = preferredCandidates(link.prefer, among: targets)
             var positions: [Int64: Int] = [:]
             let reader = try link.spec.openReader(relativeTo: plan.specDirectory)
             while let record = try reader.next() {
                 let sourceKey = NaturalKey.key(record.values, at: link.keyFields)
                 let targetKey = NaturalKey.key(record.values, at: link.destinationKeyFields)
-                guard let sourceKey, let source = lookup(sources, LinkKey(sourceKey)) else {
+                let source: Target?, target: Target?
+                do throws(AmbiguousKey) {
+                    source = if let sourceKey { try lookup(sources, LinkKey(sourceKey)) } else { nil }
+                    target = if let targetKey { try lookup(targets, LinkKey(targetKey), preferred: preferred) } else { nil }
+                } catch {
+                    throw try ambiguity(error, record: record, entity: link.entity, relationship: link.relationship)
+                }
+                guard let source else {
+                    if link.onUnresolved != .error { droppedLinks["\(link.entity).\(link.relationship.name)", default: 0] += 1 }
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
                                                 attribute: link.relationship.name,
@@ -232,7 +264,8 @@ extension KeyPass {
                     }
                     continue
                 }
-                guard let targetKey, let target = lookup(targets, LinkKey(targetKey)) else {
+                guard let target else {
+                    if link.onUnresolved != .error { droppedLinks["\(link.entity).\(link.relationship.name)", default: 0] += 1 }
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
                                                 entity: link.entity, attribute: link.relationship.name,

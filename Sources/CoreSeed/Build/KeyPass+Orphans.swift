@@ -57,7 +57,7 @@ extension KeyPass {
     }
 
     /// Whether a kept record of one of `entities` has `key` (rows are not numbered yet).
-    private func isKept(_ key: LinkKey, among entities: [Int]) -> Bool {
+    func isKept(_ key: LinkKey, among entities: [Int]) -> Bool {
         entities.contains { index in
             guard let ordinal = states[index].keyIndex[key] else { return false }
             return states[index].kept[Int(ordinal)]
@@ -66,7 +66,7 @@ extension KeyPass {
 
     /// Some records of `entity` (with the index of the source each came from), found by reading its
     /// sources once (error paths only).
-    private func locate(entity: EntityPlan, ordinals: Set<Int>) throws -> [Int: (Record, Int)] {
+    func locate(entity: EntityPlan, ordinals: Set<Int>) throws -> [Int: (Record, Int)] {
         var result: [Int: (Record, Int)] = [:]
         var seen = 0
         for (sourceIndex, source) in entity.sources.enumerated() {

@@ -214,16 +214,7 @@ struct RowProducer: Sendable {
         guard let pending = unresolved[Int32(ordinal)] else { return }
         let entity = plan.mapping.entities[entityIndex]
         for (linkIndex, position) in pending {
-            let link = entity.fieldLinks[linkIndex]
-            // The key's text, from the record as the key pass read it (the maps keep fingerprints only).
-            let fields = entity.sources[sourceIndex].linkFields[linkIndex]
-            let keys = fields.count == 1 ? NaturalKey.keys(record.values[fields[0]], separator: link.separator)
-                                         : [NaturalKey.key(record.values, at: fields)].compactMap { $0 }
-            let key = position < keys.count ? keys[position] : ""
-            try rejections.reject(Rejections.mappingError(
-                record, fieldIndex: entity.sources[sourceIndex].linkFields[linkIndex].first, field: link.fieldName,
-                entity: entity.name, attribute: link.relationship.name,
-                failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity)))
+            try rejections.reject(Rejections.unresolved(record, entity: entity, sourceIndex: sourceIndex, link: linkIndex, position: position))
         }
     }
 

@@ -146,6 +146,7 @@ public enum SeedBuild {
             var reading: (@Sendable (String) -> Void)?
             if let report = options.progress { reading = { report("reading " + $0) } }
             try keys.readKeys(progress: reading)
+            try keys.leaveOutUnresolved()
             try keys.leaveOutOrphans()
             timing.mark("pass 1: keys")
             options.progress?("linking relationships")
@@ -206,6 +207,7 @@ public enum SeedBuild {
         }
         if rows != nil, !report.joinRows.isEmpty { options.progress?("writing join rows: \(report.joinRows.values.reduce(0, +))") }
         try rows?.writeJoinRows(keys.joinRows, layout: mapping.layout, ignoringDuplicates: existing != nil)
+        report.droppedLinks = keys.droppedLinks
         report.rejected = producer.rejections.errors
         if options.failOnRejects && !report.rejected.isEmpty {
             throw BuildFailure(problems: report.rejected, report: report)

@@ -110,6 +110,7 @@ private struct PlanResolver {
                relationship.destinationEntity == name || graph.lineage(name).contains(where: { $0.name == relationship.destinationEntity }) {
                 throw fail("\(linkContext): '\(name).\(relationshipName)' is ordered and its own inverse; CoreSeed cannot reproduce the two orders Core Data keeps for it (Z_FOK_ and FOK_REFLEXIVE), so it does not seed it")
             }
+            let prefer = try SeedPlan.preferred(relationshipSpec, relationship: relationship, graph: graph, specPath: specPath, context: linkContext)
             if relationshipSpec.foreignKey != nil {
                 guard relationship.isToMany, let inverse = graph.inverse(of: relationship, in: name), !inverse.isToMany else {
                     throw fail("\(linkContext): 'foreignKey' needs a to-many relationship whose inverse is to-one")
@@ -130,11 +131,11 @@ private struct PlanResolver {
                 joinLinks.append(JoinLink(
                     entity: name, relationship: relationship, sourceName: joinSource, spec: source, keyFields: keyFields,
                     destinationKeyFields: destinationFields, keyFieldName: keys.joined(separator: "+"),
-                    destinationKeyFieldName: destinationKeys.joined(separator: "+"), onUnresolved: relationshipSpec.onUnresolved))
+                    destinationKeyFieldName: destinationKeys.joined(separator: "+"), onUnresolved: relationshipSpec.onUnresolved, prefer: prefer))
                 continue
             }
             fieldLinks.append(FieldLink(entity: name, relationship: relationship, fieldName: keys.joined(separator: "+"),
-                                        separator: relationshipSpec.separator, onUnresolved: relationshipSpec.onUnresolved))
+                                        separator: relationshipSpec.separator, onUnresolved: relationshipSpec.onUnresolved, prefer: prefer))
         }
 
         var sources: [SourcePlan] = []

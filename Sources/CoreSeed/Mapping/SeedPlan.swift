@@ -78,6 +78,8 @@ struct FieldLink: Sendable {
     let fieldName: String
     let separator: String?
     let onUnresolved: SeedSpec.UnresolvedPolicy
+    /// `prefer`: the sub-entity whose row a key matching rows of several decides for.
+    var prefer: String? = nil
 }
 
 /// A relationship fed by a join source: each record links two keys.
@@ -91,6 +93,7 @@ struct JoinLink: Sendable {
     let keyFieldName: String
     let destinationKeyFieldName: String
     let onUnresolved: SeedSpec.UnresolvedPolicy
+    var prefer: String? = nil
 }
 
 /// One seeded entity.

@@ -18,9 +18,10 @@ public struct SeedSpec: Sendable {
         case error, first, last
     }
 
-    /// What to do with a relationship key that matches no row.
+    /// What to do with a relationship key that matches no row: an error, or the link dropped
+    /// (`skip`, or `null`: the same, named for the NULL a to-one keeps); dropped links are counted.
     public enum UnresolvedPolicy: String, Sendable, Decodable {
-        case error, skip
+        case error, skip, null
     }
 
     /// What a blank field (empty, only spaces, or NULL) does to a row already in the store (upsert).
@@ -204,9 +205,11 @@ public struct RelationshipSpec: Sendable, Decodable {
     public var destinationKey: [String]?
     public var separator: String?
     public var onUnresolved: SeedSpec.UnresolvedPolicy
+    /// The sub-entity of an abstract destination whose row a key matching rows of several decides for.
+    public var prefer: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case key, foreignKey, from, destinationKey, separator, onUnresolved
+        case key, foreignKey, from, destinationKey, separator, onUnresolved, prefer
     }
 
     public init(from decoder: any Decoder) throws {
@@ -223,6 +226,7 @@ public struct RelationshipSpec: Sendable, Decodable {
         destinationKey = try container.decodeIfPresent(OneOrMany.self, forKey: .destinationKey)?.values
         separator = try container.decodeIfPresent(String.self, forKey: .separator)
         onUnresolved = try container.decodeIfPresent(SeedSpec.UnresolvedPolicy.self, forKey: .onUnresolved) ?? .error
+        prefer = try container.decodeIfPresent(String.self, forKey: .prefer)
     }
 }
 

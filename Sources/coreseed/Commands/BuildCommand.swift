@@ -138,10 +138,10 @@ enum BuildCommand: Command {
         if let before = report.storedRowsBefore {
             // An update says what happened to the store: rows added, rows changed, rows kept as they were.
             let updated = report.entities.reduce(0) { $0 + $1.updated }
-            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) added, \(updated) updated, \(before - updated) kept in \(seconds) s"
+            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) added, \(updated) updated, \(before - updated) kept\(report.rejectedAndDropped) in \(seconds) s"
         }
         let joins = report.joinRows.values.reduce(0, +)
         let joinText = joins > 0 ? " and \(joins) join rows" : ""
-        return "\(what): \(report.entities.count) entities, \(rows) rows\(joinText) in \(seconds) s (\(rate) rows/s)"
+        return "\(what): \(report.entities.count) entities, \(rows) rows\(joinText)\(report.rejectedAndDropped) in \(seconds) s (\(rate) rows/s)"
     }
 }

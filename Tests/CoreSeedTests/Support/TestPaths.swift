@@ -25,6 +25,13 @@ enum TestPaths {
         return url
     }
 
+    /// Writes `text` to `name` under `directory`, making the folders it needs.
+    static func write(_ text: String, to name: String, in directory: URL) throws {
+        let file = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
     /// Copies a corpus store (and its `-wal`/`-shm`, if any) into `directory`; returns the copy's path.
     /// SQLite rewrites WAL stores on open, so originals are never opened.
     static func copyStore(_ store: URL, into directory: URL) throws -> URL {
