@@ -109,6 +109,15 @@ struct BuildPlan: Sendable {
                 }
             }
         }
+        // A relationship rule of the model (a non-optional to-one no link feeds, a to-many count) is
+        // checked after linking, by the key pass.
+        for (index, entity) in mapping.entities.enumerated() {
+            for relationship in graph.lineage(entity.name).flatMap(\.relationships) where !relationship.isTransient {
+                if relationship.hasCountRule { return nil }
+                if !relationship.isToMany, !relationship.isOptional, let slot = entity.toOneSlots.firstIndex(of: relationship.name),
+                   case .none = slots[index][slot] { return nil }
+            }
+        }
         return slots
     }
 

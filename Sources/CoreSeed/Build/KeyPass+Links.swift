@@ -121,7 +121,8 @@ extension KeyPass {
                     }
                 }
             }
-            states[index].linkKeys = []  // no longer needed: free the memory before the second pass
+            // No longer needed: free the memory before the second pass (kept while rules may link again).
+            if !keepsLinkKeys { states[index].linkKeys = [] }
         }
     }
 

@@ -23,6 +23,8 @@ struct KeyPass {
     /// The first destination row two sources list in a to-many without inverse: (the later source, the
     /// earlier source's `Z_PK`, the destination, the relationship).
     var hiddenKeyConflict: (Target, Int64, Target, String)?
+    /// Whether resolution keeps each record's link keys (relationship rules may link again: `KeyPass+Rules`).
+    var keepsLinkKeys = false
     /// Per "Entity.relationship": links dropped because their key matched no row (`onUnresolved`).
     var droppedLinks: [String: Int] = [:]
 

@@ -150,9 +150,7 @@ public enum SeedBuild {
             try keys.leaveOutOrphans()
             timing.mark("pass 1: keys")
             options.progress?("linking relationships")
-            try keys.assignPrimaryKeys()
-            try keys.resolveLinks()
-            try keys.readJoinSources()
+            try keys.numberAndLink()
             timing.mark("relationships")
             entities = keys.states.map { state in
                 RowProducer.EntityRows(primaryKeys: state.primaryKeys, matched: state.existingPrimaryKeys, toOneKeys: state.toOneKeys,

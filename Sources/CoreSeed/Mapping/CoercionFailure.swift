@@ -39,6 +39,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case fileMissing(path: String, reason: String)
         /// Text with a NUL character (U+0000), which CoreSeed does not store.
         case holdsNUL
+        /// A record that breaks a rule of the model Core Data checks on save; the text says which.
+        case breaksRule(String)
     }
 
     let reason: Reason
@@ -76,6 +78,11 @@ public struct CoercionFailure: Error, Sendable, Equatable {
     /// A record of `entity` whose key field is empty or missing.
     static func noKey(entity: String) -> CoercionFailure {
         CoercionFailure(.noKey, expected: entity, seen: .null)
+    }
+
+    /// A record that breaks a rule of the model (`rule` is the whole message: what, and why Core Data refuses it).
+    static func breaksRule(_ rule: String) -> CoercionFailure {
+        CoercionFailure(.breaksRule(rule), expected: "", seen: .null)
     }
 
     /// No value for a non-optional attribute of type `type`.
@@ -129,6 +136,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "record left out because \(reason) was rejected (its \(subject))"
         case .notUnique(let constraint, let firstSeen):
             return "\(subject) breaks the uniqueness constraint (\(constraint)) of \(expected): the record at \(firstSeen) has the same"
+        case .breaksRule(let rule):
+            return rule
         }
     }
 
