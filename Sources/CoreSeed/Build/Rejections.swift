@@ -51,6 +51,7 @@ extension AttributeFill {
         if case .null = result, !isOptional {
             throw CoercionFailure.required(input, type: type)
         }
+        if let rules { try rules.check(result, seen: input) }
         return result
     }
 

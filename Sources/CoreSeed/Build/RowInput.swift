@@ -144,6 +144,7 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
 enum FastFill {
     @inline(__always)
     static func append(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
+        if fill.rules != nil { return false }  // the model's rules are checked on the general path
         switch view {
         case .text(let bytes):
             guard let value = fill.coercer.coerceFast(bytes) else { return false }
@@ -167,6 +168,7 @@ enum FastFill {
     /// Whether ``append(_:_:to:)`` would decide the value (nothing appended).
     @inline(__always)
     static func accepts(_ view: FieldView, _ fill: AttributeFill) -> Bool {
+        if fill.rules != nil { return false }
         switch view {
         case .text(let bytes):
             guard fill.coercer.coerceFast(bytes) != nil else { return false }

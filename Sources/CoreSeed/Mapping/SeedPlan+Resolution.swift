@@ -308,8 +308,9 @@ private struct PlanResolver {
             let zone = isDate ? (attributeSpec?.timeZone ?? sibling?.1.timeZone ?? spec.timeZone ?? "UTC") : "UTC"
             let borrowed = sibling.map { "\($0.0)'s, as '\(attributeName)' has no \"date\" of its own" }
             let archive = try archiveInput(attribute, spec: attributeSpec, context: attributeContext)
-            let coercer: ValueCoercer
+            let coercer: ValueCoercer, rules: AttributeRules?
             do {
+                rules = try AttributeRules(attribute)
                 let parser = try DateParser(inputs, timeZone: zone,
                                             pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot, borrowedFrom: borrowed)
                 let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
@@ -342,7 +343,7 @@ private struct PlanResolver {
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
                 constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) },
                 origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field"), fileFolder: fileFolder,
-                externalAbove: external ? (attributeSpec?.externalAbove ?? spec.externalAbove) : nil)
+                externalAbove: external ? (attributeSpec?.externalAbove ?? spec.externalAbove) : nil, rules: rules)
             return .attribute(fill)
         }
     }

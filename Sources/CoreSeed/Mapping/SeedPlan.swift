@@ -38,10 +38,14 @@ final class AttributeFill: Sendable {
     let fileFolder: String?
     /// External storage: values larger than this many bytes go to external files; nil keeps all inline.
     let externalAbove: Int?
+    /// The model's rules the converter leaves to the build (date bounds, binary lengths, patterns).
+    let rules: AttributeRules?
 
     init(attribute: Attribute, coercer: ValueCoercer, fieldIndex: Int?, fieldName: String, constant: FieldValue?,
-         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil, externalAbove: Int? = nil) {
+         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil, externalAbove: Int? = nil,
+         rules: AttributeRules? = nil) {
         self.origin = origin
+        self.rules = rules
         self.externalAbove = externalAbove
         self.fileFolder = fileFolder
         self.attribute = attribute

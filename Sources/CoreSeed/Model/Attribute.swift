@@ -10,6 +10,11 @@ public struct Attribute: Sendable, Equatable {
     public var defaultValueString: String?
     public var minValueString: String?
     public var maxValueString: String?
+    /// A String attribute's pattern (`regularExpressionString`): the whole value must match it.
+    public var regularExpressionString: String? = nil
+    /// A Date attribute's bounds, seconds since 2001-01-01 (`minDateTimeInterval`, `maxDateTimeInterval`).
+    public var minDateTimeInterval: String? = nil
+    public var maxDateTimeInterval: String? = nil
     public var allowsExternalBinaryDataStorage: Bool
     public var preserveAfterDeletion: Bool
     public var versionHashModifier: String?

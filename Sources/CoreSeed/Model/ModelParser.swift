@@ -171,6 +171,9 @@ private final class ModelParserDelegate: NSObject, XMLParserDelegate {
                 valueTransformerName: attributes["valueTransformerName"], customClassName: attributes["customClassName"],
                 usesScalarValueType: attributes["usesScalarValueType"].map { $0 == "YES" },
                 compositeName: attributes["composite"], line: line)
+            currentAttribute?.regularExpressionString = attributes["regularExpressionString"]
+            currentAttribute?.minDateTimeInterval = attributes["minDateTimeInterval"]
+            currentAttribute?.maxDateTimeInterval = attributes["maxDateTimeInterval"]
         case "relationship":
             guard let name = attributes["name"] else { return fail(parser, "<relationship> without a name") }
             guard let destination = attributes["destinationEntity"] else {
