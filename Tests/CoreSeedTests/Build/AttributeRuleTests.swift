@@ -6,16 +6,23 @@ import Testing
 /// (whole-string, as NSPredicate MATCHES), and the number and String length bounds the converter
 /// already checked; each a rejected value that `--max-errors` tolerates by leaving the record out.
 @Suite struct AttributeRuleTests {
+    /// Country's attributes, one validation of each kind (also `VerifyRuleTests`' model).
+    static func attributes(pattern: String = "[A-Z]{2}") -> String {
+        """
+        <attribute name="code" optional="YES" attributeType="String" regularExpressionString="\(pattern)"/>
+        <attribute name="name" optional="YES" attributeType="String" minValueString="2" maxValueString="10"/>
+        <attribute name="founded" optional="YES" attributeType="Date" minDateTimeInterval="0" maxDateTimeInterval="631152000"/>
+        <attribute name="flag" optional="YES" attributeType="Binary" minValueString="1" maxValueString="4"/>
+        <attribute name="population" optional="YES" attributeType="Integer 64" minValueString="0" maxValueString="100"/>
+        """
+    }
+
     static func model(pattern: String = "[A-Z]{2}") -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <model userDefinedModelVersionIdentifier="">
           <entity name="Country">
-            <attribute name="code" optional="YES" attributeType="String" regularExpressionString="\(pattern)"/>
-            <attribute name="name" optional="YES" attributeType="String" minValueString="2" maxValueString="10"/>
-            <attribute name="founded" optional="YES" attributeType="Date" minDateTimeInterval="0" maxDateTimeInterval="631152000"/>
-            <attribute name="flag" optional="YES" attributeType="Binary" minValueString="1" maxValueString="4"/>
-            <attribute name="population" optional="YES" attributeType="Integer 64" minValueString="0" maxValueString="100"/>
+        \(attributes(pattern: pattern))
           </entity>
         </model>
         """

@@ -10,19 +10,7 @@ import Testing
         let url: URL
         init(cities: String, countries: String = "code\nFR\nDE\nIT\n") throws {
             url = try TestPaths.temporaryDirectory()
-            try write("World.xcdatamodeld/World.xcdatamodel/contents", """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <model userDefinedModelVersionIdentifier="">
-                  <entity name="City">
-                    <attribute name="name" optional="YES" attributeType="String"/>
-                    <relationship name="country" optional="NO" maxCount="1" destinationEntity="Country" inverseName="cities" inverseEntity="Country"/>
-                  </entity>
-                  <entity name="Country">
-                    <attribute name="code" optional="YES" attributeType="String"/>
-                    <relationship name="cities" optional="YES" toMany="YES" minCount="2" maxCount="3" destinationEntity="City" inverseName="country" inverseEntity="City"/>
-                  </entity>
-                </model>
-                """)
+            try write("World.xcdatamodeld/World.xcdatamodel/contents", RelationshipRuleTests.model())
             try write("cities.csv", cities)
             try write("countries.csv", countries)
             try write("spec.json", """
@@ -55,6 +43,23 @@ import Testing
             let failure = try #require(throws: BuildFailure.self) { try self.build(maxErrors: maxErrors, into: into) }
             return try #require(failure.problems.last as? MappingError)
         }
+    }
+
+    /// The World model; `countryAttributes` are Country's attribute elements.
+    static func model(countryAttributes: String = "<attribute name=\"code\" optional=\"YES\" attributeType=\"String\"/>") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <model userDefinedModelVersionIdentifier="">
+          <entity name="City">
+            <attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="country" optional="NO" maxCount="1" destinationEntity="Country" inverseName="cities" inverseEntity="Country"/>
+          </entity>
+          <entity name="Country">
+        \(countryAttributes)
+            <relationship name="cities" optional="YES" toMany="YES" minCount="2" maxCount="3" destinationEntity="City" inverseName="country" inverseEntity="City"/>
+          </entity>
+        </model>
+        """
     }
 
     static let good = "name,country\nParis,FR\nLyon,FR\nBerlin,DE\nHamburg,DE\n"

@@ -6,23 +6,8 @@ import Testing
 /// built, one row is changed behind CoreSeed's back with plain SQL for each check, and the report
 /// must name that row — a difference on a store CoreSeed wrote, a warning with its count on another.
 @Suite struct VerifyRuleTests {
-    static let model = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <model userDefinedModelVersionIdentifier="">
-          <entity name="City">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <relationship name="country" optional="NO" maxCount="1" destinationEntity="Country" inverseName="cities" inverseEntity="Country"/>
-          </entity>
-          <entity name="Country">
-            <attribute name="code" optional="YES" attributeType="String" regularExpressionString="[A-Z]{2}"/>
-            <attribute name="name" optional="YES" attributeType="String" minValueString="2" maxValueString="10"/>
-            <attribute name="founded" optional="YES" attributeType="Date" minDateTimeInterval="0" maxDateTimeInterval="631152000"/>
-            <attribute name="flag" optional="YES" attributeType="Binary" minValueString="1" maxValueString="4"/>
-            <attribute name="population" optional="YES" attributeType="Integer 64" minValueString="0" maxValueString="100"/>
-            <relationship name="cities" optional="YES" toMany="YES" minCount="2" maxCount="3" destinationEntity="City" inverseName="country" inverseEntity="City"/>
-          </entity>
-        </model>
-        """
+    /// RelationshipRuleTests' World (City.country required, Country.cities 2…3) with AttributeRuleTests' attributes.
+    static let model = RelationshipRuleTests.model(countryAttributes: AttributeRuleTests.attributes())
 
     /// A built store (City 1 Paris, 2 Lyon in Country 1 FR; 3 Berlin, 4 Hamburg in Country 2 DE).
     static func built(seedVersion: Bool) throws -> URL {
