@@ -1,6 +1,8 @@
 /// An `NSKeyedArchiver` archive read as its object graph, for archives of framework classes such as
 /// a compiled model (`NSManagedObjectModel`), where objects refer back to each other. Each object is
-/// reached by its UID; nothing is decoded until asked for, and every reference is checked.
+/// reached by its UID; nothing is decoded until asked for, and every reference is checked. Each call
+/// reads one object (or one collection's members), never a subtree, so shared references cannot make
+/// it expand a graph (issue 24, item 9).
 public struct KeyedArchiveGraph {
     /// One archived value: a plain value, or an object of a class with its fields (UIDs or values).
     public enum Node: Equatable {
@@ -15,15 +17,12 @@ public struct KeyedArchiveGraph {
     public let root: Int
 
     /// The most objects an archive may hold (a compiled model of hundreds of entities holds tens of
-    /// thousands); more is refused rather than read.
+    /// thousands); more is refused rather than read, here and by ``KeyedUnarchiver``.
     public static let objectLimit = 1_000_000
 
     /// Reads the archive's header and object table; an error when `bytes` is not a keyed archive.
     public init(_ bytes: [UInt8]) throws(KeyedUnarchiver.Failure) {
         let (plist, objects, root) = try KeyedUnarchiver.header(bytes)
-        guard objects.count <= Self.objectLimit else {
-            throw KeyedUnarchiver.Failure(message: "an archive of \(objects.count) objects, more than \(Self.objectLimit)")
-        }
         self.plist = plist
         self.objects = objects
         self.root = root
@@ -36,7 +35,7 @@ public struct KeyedArchiveGraph {
         switch try plist.object(objects[uid]) {
         case .string(let text): return text == "$null" ? .null : .string(text)
         case .integer(let number): return .integer(number)
-        case .real(let number): return .real(number)
+        case .real(let number), .date(let number): return .real(number)
         case .boolean(let flag): return .boolean(flag)
         case .data(let data): return .data(data)
         case .uid, .array: throw KeyedUnarchiver.Failure(message: "a malformed archive (a bare reference or array among its objects)")
@@ -64,7 +63,7 @@ public struct KeyedArchiveGraph {
         case .uid(let target): return try node(target)
         case .string(let text): return .string(text)
         case .integer(let number): return .integer(number)
-        case .real(let number): return .real(number)
+        case .real(let number), .date(let number): return .real(number)
         case .boolean(let flag): return .boolean(flag)
         case .data(let data): return .data(data)
         case .array, .dictionary: throw KeyedUnarchiver.Failure(message: "\(key) holds an inline collection")

@@ -30,11 +30,12 @@ public enum KeyedArchiver {
         return ["NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData"].contains(name)
     }
 
-    /// A binary property list whose top object says `$archiver: NSKeyedArchiver`.
+    /// A binary property list whose top object says `$archiver: NSKeyedArchiver`. Only the top object
+    /// is read, so an archive of shared references is not expanded (issue 24, item 9).
     static func isKeyedArchive(_ bytes: [UInt8]) -> Bool {
-        guard bytes.starts(with: Array("bplist00".utf8)),
-              let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else { return false }
-        return plist["$archiver"] as? String == "NSKeyedArchiver"
+        guard let plist = try? PlistReader(bytes), case .dictionary(let top)? = try? plist.object(plist.top),
+              let archiver = top["$archiver"], case .string("NSKeyedArchiver")? = try? plist.object(archiver) else { return false }
+        return true
     }
 
     /// A node of the binary plist; identity (the class instance) stands for Foundation's pointer identity.

@@ -136,16 +136,26 @@ struct EntityExport {
     }
 
     /// Marks the Transformable columns whose every value ``KeyedUnarchiver`` reads (`Column.archived`).
+    /// A value past the unarchiver's limits (an archive of shared references that expands beyond what
+    /// JSON can hold) is an error naming its row, not a quiet fall back to base64.
     private mutating func decideArchives(_ database: SQLiteDatabase) throws {
         for index in columns.indices {
             guard case .attribute(let attribute) = columns[index].kind, attribute.type == .transformable,
                   KeyedArchiver.isReadAsArchive(attribute) else { continue }
             let expression = columns[index].expression
-            let statement = try database.prepare("SELECT \(expression) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? AND \(expression) IS NOT NULL")
+            let statement = try database.prepare("SELECT \(expression), t.\(CoreDataSchema.primaryKey) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? AND \(expression) IS NOT NULL ORDER BY t.\(CoreDataSchema.primaryKey)")
             try statement.bind([.integer(Int64(info.number))])
             var readable = true
             while readable, try statement.step() {
-                guard case .blob(let bytes) = statement.value(at: 0), (try? KeyedUnarchiver.value(bytes)) != nil else { readable = false; break }
+                guard case .blob(let bytes) = statement.value(at: 0) else { readable = false; break }
+                do {
+                    _ = try KeyedUnarchiver.value(bytes)
+                } catch where error.isLimit {
+                    let key = if case .integer(let key) = statement.value(at: 1) { String(key) } else { "?" }
+                    throw FileError(message: "\(table.name), \(CoreDataSchema.primaryKey) \(key) (\(info.name).\(attribute.name)): \(error.message); export cannot write it as JSON")
+                } catch {
+                    readable = false
+                }
             }
             columns[index].archived = readable
         }
@@ -171,7 +181,8 @@ struct EntityExport {
                 var value = statement.value(at: index)
                 if case .attribute(let attribute) = columns[index].kind, attribute.type == .binary,
                    attribute.allowsExternalBinaryDataStorage, case .blob(let stored) = value {
-                    value = try ExternalBinary.load(stored, from: externalData, row: "\(info.name) \(keyName) \(count + 1)",
+                    let key = if case .integer(let key) = statement.value(at: 0) { String(key) } else { "?" }
+                    value = try ExternalBinary.load(stored, from: externalData, row: "\(info.name) \(keyName) \(key)",
                                                     attribute: attribute.name)
                     if case .blob(let bytes) = value {
                         if stored.first == ExternalBinary.inlineMarker {

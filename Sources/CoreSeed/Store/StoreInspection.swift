@@ -83,9 +83,11 @@ public struct StoreInspection: Sendable {
         if let row = try database.rows("SELECT Z_UUID, Z_PLIST FROM \(CoreDataSchema.metadataTable) ORDER BY Z_VERSION LIMIT 1").first {
             if case .text(let text) = row[0] { uuid = text }
             if case .blob(let bytes) = row[1] {
-                let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
-                guard let parsed, case .dictionary(let plist)? = PropertyListValue(foundation: parsed) else {
-                    throw FileError(path: path, message: "Z_METADATA.Z_PLIST is not a property-list dictionary")
+                let plist: [String: PropertyListValue]
+                do {
+                    plist = try StoreMetadata.dictionary(propertyList: bytes)
+                } catch {
+                    throw FileError(path: path, message: "Z_METADATA: \(error.message)")
                 }
                 let known = StoreInspection.metadataKeyOrder.filter { plist[$0] != nil }
                 let others = plist.keys.filter { !StoreInspection.metadataKeyOrder.contains($0) }

@@ -66,17 +66,9 @@ public struct StoreMetadata: Sendable, Equatable {
                   hashesDigest: hashes.digest, checksum: hashes.checksum, other: other)
     }
 
-    /// Parses the binary (or XML) property list stored in `Z_PLIST`.
+    /// Parses the binary property list stored in `Z_PLIST`.
     public init(propertyList bytes: [UInt8]) throws(FileError) {
-        let parsed: Any
-        do {
-            parsed = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
-        } catch {
-            throw FileError(message: "Z_PLIST is not a property list (\(error.localizedDescription))")
-        }
-        guard case .dictionary(var plist)? = PropertyListValue(foundation: parsed) else {
-            throw FileError(message: "Z_PLIST is not a dictionary of property-list values")
-        }
+        var plist = try StoreMetadata.dictionary(propertyList: bytes)
         func take(_ key: String) -> PropertyListValue? { plist.removeValue(forKey: key) }
         func wrongType(_ key: String, _ expected: String) -> FileError {
             FileError(message: "metadata key \(key) is not \(expected)")
@@ -124,6 +116,25 @@ public struct StoreMetadata: Sendable, Equatable {
                   hashesDigest: try optionalString(Key.hashesDigest),
                   checksum: try optionalString(Key.checksum),
                   other: plist)
+    }
+
+    /// The dictionary in a `Z_PLIST`: a binary property list, as Core Data writes it, read with the
+    /// limits of ``PlistExpansion`` (each object decoded once, shared references counted per use), so
+    /// a hostile store's few hundred bytes cannot stand for 2^40 values (issue 24, item 9).
+    static func dictionary(propertyList bytes: [UInt8]) throws(FileError) -> [String: PropertyListValue] {
+        guard bytes.starts(with: Array("bplist00".utf8)) else {
+            throw FileError(message: "Z_PLIST is not a property list (Core Data writes a binary property list, bplist00)")
+        }
+        let value: PropertyListValue
+        do {
+            value = try PlistReader(bytes).propertyListValue()
+        } catch {
+            throw FileError(message: error.isLimit ? "Z_PLIST is refused: \(error.message)" : "Z_PLIST is not a property list (\(error.message))")
+        }
+        guard case .dictionary(let plist) = value else {
+            throw FileError(message: "Z_PLIST is not a dictionary of property-list values")
+        }
+        return plist
     }
 
     /// The whole metadata as one property-list dictionary.

@@ -43,8 +43,14 @@ enum ExportCommand: Command {
         let versions = try ModelVersions.load(path: modelPath)
         let specModel: String? = arguments.flag("spec") ? relativePath(of: modelPath, from: directory) : nil
         let exporter = StoreExporter(versions: versions, modelVersion: arguments.option("model-version"), timeout: arguments.timeout)
-        let result = try exporter.export(storeAt: store, to: directory, format: format, entity: arguments.option("entity"),
+        let result: StoreExporter.Result
+        do {
+            result = try exporter.export(storeAt: store, to: directory, format: format, entity: arguments.option("entity"),
                                          specModelPath: specModel)
+        } catch let error as FileError where error.path == nil {
+            // A problem with one of the store's values (a row's archive, an external-storage marker).
+            throw FileError(error.kind, path: store, message: error.message)
+        }
         if arguments.option("model") == nil { Terminal.error("\(store): note: \(ModelVersions.ownModelNote)") }
         for warning in result.warnings { Terminal.error("\(store): warning: \(warning)") }
         for file in result.files { try Terminal.out("\(file.path): \(file.rows) rows of \(file.entity)") }
