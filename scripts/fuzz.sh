@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds one libFuzzer binary per reader, the spec syntax check and the model reader (swiftc
+# Builds one libFuzzer binary per reader, the spec syntax check, the model reader and the store's
+# binary plists (Z_PLIST, keyed archives, compiled models) (swiftc
 # -sanitize=fuzzer, outside the package build) and runs each for FUZZ_SECONDS (default 60) over its
 # seed corpus in Fuzz/corpus/<name>/, or for FUZZ_RUNS executions when that is set (the issue's 1M:
 # FUZZ_RUNS=1000000). Findings land in fuzz-artifacts/ (ignored by git).
-# Usage: scripts/fuzz.sh [csv|xml|sqlite|json|spec|model ...]
+# Usage: scripts/fuzz.sh [csv|xml|sqlite|json|spec|model|plist ...]
 #        FUZZ_TYPECHECK=1 scripts/fuzz.sh   (only type-checks the targets: the lint runs this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,10 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${incl
 spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
 model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/Support/FileError.swift Sources/CoreSeed/Support/Diagnosable.swift -I Sources/CCrypto)
-targets=("${@:-csv xml sqlite json spec model}")
+plist_sources=("${model_sources[@]}" Sources/CoreSeed/Archive/*.swift Sources/CoreSeed/Store/PropertyListValue.swift
+               Sources/CoreSeed/Store/BinaryPropertyListWriter.swift Sources/CoreSeed/Store/StoreMetadata.swift
+               Sources/CoreSeed/Support/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift -I Sources/CZlib -I Sources/CSQLite)
+targets=("${@:-csv xml sqlite json spec model plist}")
 for name in ${targets[@]}; do
   extra=() env=(SWIFT_BACKTRACE=enable=no)  # a crash ends the run (the backtracer hangs under ASan)
   case "$name" in
@@ -36,6 +40,7 @@ for name in ${targets[@]}; do
     # FoundationXML leaks a CFString for every XML error it reports (_CFErrorCreateFromXMLInterface):
     # not ours, so leak detection is off for the model reader.
     model) dir=Model; sources=("${model_sources[@]}"); extra=(-detect_leaks=0); env+=(ASAN_OPTIONS=detect_leaks=0) ;;
+    plist) dir=Plist; sources=("${plist_sources[@]}") ;;
     *) echo "unknown target $name"; exit 64 ;;
   esac
   if [ -n "${FUZZ_TYPECHECK:-}" ]; then
@@ -45,7 +50,7 @@ for name in ${targets[@]}; do
   fi
   echo "== building $name"
   swiftc "${flags[@]}" -module-name "CoreSeedFuzz$dir" "${sources[@]}" "Fuzz/$dir/${dir}FuzzTarget.swift" -o "$out/fuzz-$name" \
-    -lsqlite3 -lxml2 -lcrypto 2> >(grep -v 'Cannot export local symbol' >&2)
+    -lsqlite3 -lxml2 -lcrypto -lz 2> >(grep -v 'Cannot export local symbol' >&2)
   work="$out/corpus-$name"
   mkdir -p "$work"
   echo "== fuzzing $name (${limit[0]#-})"
