@@ -40,10 +40,11 @@ struct ExistingRows: Sendable {
             let entity = plan.mapping.entities[index]
             switch readers[index] {
             case .attributes(let columns, _):
-                let sql = "SELECT Z_PK, \(columns.joined(separator: ", ")) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
+                let sql = "SELECT Z_PK, Z_OPT, \(columns.joined(separator: ", ")) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0] else { continue }
-                    let parts = row.dropFirst().map { NaturalKey.part(ExistingRows.fieldValue($0)) }
+                    try checkVersion(row[1], of: entity, key: primaryKey, storePath: storePath)
+                    let parts = row.dropFirst(2).map { NaturalKey.part(ExistingRows.fieldValue($0)) }
                     guard parts.allSatisfy({ $0 != nil }) else { continue }
                     let key = parts.map { $0! }.joined(separator: String(NaturalKey.separator))
                     if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(key)) {
@@ -53,9 +54,11 @@ struct ExistingRows: Sendable {
                 }
             case .through(let column, let destination, _):
                 let keyOf = texts[destination] ?? [:]
-                let sql = "SELECT Z_PK, \(column) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
+                let sql = "SELECT Z_PK, Z_OPT, \(column) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
                 for row in try database.rows(sql) {
-                    guard case .integer(let primaryKey) = row[0], case .integer(let target) = row[1], let key = keyOf[target] else { continue }
+                    guard case .integer(let primaryKey) = row[0] else { continue }
+                    try checkVersion(row[1], of: entity, key: primaryKey, storePath: storePath)
+                    guard case .integer(let target) = row[2], let key = keyOf[target] else { continue }
                     if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(key)) {
                         throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
                     }
@@ -69,17 +72,42 @@ struct ExistingRows: Sendable {
             guard case .integer(let max) = row[1] else {
                 throw FileError(path: storePath, message: "Z_PRIMARYKEY: Z_MAX of \(name) is \(ExistingRows.shown(row[1])), not an integer: the store is damaged; restore it from a backup")
             }
-            guard max <= Int64.max / 2 else {
+            guard max <= ExistingRows.highestKey else {
                 throw FileError(path: storePath, message: "Z_PRIMARYKEY: Z_MAX of \(name) is \(max), which leaves no room for new keys: the store is damaged; restore it from a backup")
             }
             maxima[name] = max
             // -1 after an in-place migration means no key handed out yet (§4c.6): the next is max(Z_PK) + 1.
             if max < 0, let table = plan.mapping.layout.entity(named: name)?.tableName {
                 let highest = try database.scalar("SELECT max(Z_PK) FROM \(SQLIdentifier.quoted(table))")
-                if case .integer(let highest)? = highest { maxima[name] = highest } else { maxima[name] = 0 }
+                if case .integer(let highest)? = highest {
+                    guard highest <= ExistingRows.highestKey else {
+                        throw FileError(path: storePath, message: "Z_PRIMARYKEY: Z_MAX of \(name) is \(max) and \(table) holds Z_PK \(highest), which leaves no room for new keys: the store is damaged; restore it from a backup")
+                    }
+                    maxima[name] = highest
+                } else {
+                    maxima[name] = 0
+                }
             }
         }
         return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers)
+    }
+
+    /// The highest stored key new keys are counted up from: half of `Int64.max`, so that no count of
+    /// new rows can overflow.
+    static let highestKey = Int64.max / 2
+
+    /// A stored `Z_OPT` an update's `Z_OPT + 1` cannot count up from: not an integer (SQLite would make
+    /// text 1 and keep a real), or `Int64.max` (SQLite would make it a real). NULL, which Core Data
+    /// leaves in some stores' rows, stays NULL.
+    private static func checkVersion(_ value: SQLiteValue, of entity: EntityPlan, key: Int64, storePath: String) throws {
+        let problem: String
+        switch value {
+        case .null: return
+        case .integer(let version) where version < Int64.max: return
+        case .integer(let version): problem = "is \(version), which leaves no room for an update's + 1"
+        default: problem = "is \(ExistingRows.shown(value)), not an integer"
+        }
+        throw FileError(path: storePath, message: "\(entity.table.name): Z_OPT of \(entity.name) Z_PK \(key) \(problem): the store is damaged; restore it from a backup")
     }
 
     private static func ambiguous(_ entity: EntityPlan, key: String, rows: (Int64, Int64), storePath: String) -> FileError {

@@ -52,6 +52,9 @@ public enum ExternalBinary {
         return directory + "/." + name + "_SUPPORT/_EXTERNAL_DATA"
     }
 
+    /// The largest value read into memory: SQLite's own limit on a BLOB (2^31 - 1 bytes).
+    static let largestValue = Int(Int32.max)
+
     /// The value a column holds, as the bytes it stands for: inline bytes unwrapped, a reference read
     /// from `directory`. Throws for a malformed value or a missing file (naming `row` and `attribute`).
     static func load(_ column: [UInt8], from directory: String, row: String, attribute: String) throws(FileError) -> SQLiteValue {
@@ -66,6 +69,10 @@ public enum ExternalBinary {
             // Never through a symlink, never a FIFO or device: a regular file, read to its size.
             let (descriptor, size) = try ExternalDataFolder.openEntry(path)
             defer { close(descriptor) }
+            // A size from the file system is not trusted with an allocation: a sparse file can claim exabytes.
+            guard size <= ExternalBinary.largestValue else {
+                throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute): the external file has \(size) bytes, more than one value can hold (\(ExternalBinary.largestValue), SQLite's limit)")
+            }
             var bytes = [UInt8](repeating: 0, count: size)
             var offset = 0
             while offset < size {

@@ -62,7 +62,9 @@ public struct StoreInspection: Sendable {
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue {
             let files = ExternalDataFolder.files(in: folder)
             let bytes = files.reduce(0) { total, name in
-                total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+                // Saturating: sizes come from the file system, and sparse files can claim exabytes.
+                let (sum, overflow) = total.addingReportingOverflow((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+                return overflow ? Int.max : sum
             }
             externalData = (folder, files.count, bytes)
         } else {
