@@ -28,16 +28,8 @@ import CoreSeed
         }
     }
 
-    static func itemStore() throws -> Scratch {
-        let scratch = try Scratch()
-        try HostileInputTests.itemSpec(scratch, source: "{ \"csv\": \"i.csv\" }")
-        try scratch.write("i.csv", "name\na\n")
-        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
-        return scratch
-    }
-
     @Test func aZPlistOfSharedReferencesIsRefusedQuickly() throws {
-        let scratch = try Self.itemStore()
+        let scratch = try StoredNumberTests.itemStore()
         let metadata = try StoreMetadata.read(fromStoreAt: scratch.path("I.sqlite")).metadata
         let hostile = SharedPlist.metadata(metadata, adding: SharedPlist.doubling(depth: 40))
         #expect(hostile.count < 1200, "\(hostile.count) bytes")
