@@ -30,6 +30,8 @@ struct EntityExport {
 
     let info: StoreLayout.EntityInfo
     let table: StoreLayout.Table
+    /// The `Z_ENT` of every entity whose rows the table holds (abstract ones too).
+    let tableEntityNumbers: [Int]
     private(set) var columns: [Column] = []
     var rows = 0
     /// The entity and its ancestors.
@@ -39,6 +41,7 @@ struct EntityExport {
     init(info: StoreLayout.EntityInfo, layout: StoreLayout, graph: EntityGraph, warnings: inout [String]) throws {
         self.info = info
         self.table = layout.table(forEntity: info.name)!
+        self.tableEntityNumbers = layout.entities.filter { $0.tableName == info.tableName }.map(\.number)
         let lineage = Array(graph.lineage(info.name).reversed())
         self.lineageNames = lineage.map(\.name)
         let propertyNames = Set(lineage.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
@@ -135,6 +138,17 @@ struct EntityExport {
         "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
     }
 
+    /// Rows of the table whose `Z_ENT` is no entity of it would be in no file: an error naming them,
+    /// not a silent gap in the export (issue 24, item 14).
+    private func refuseStrayRows(_ database: SQLiteDatabase) throws {
+        let list = tableEntityNumbers.map(String.init).joined(separator: ", ")
+        let sql = "SELECT \(CoreDataSchema.primaryKey), \(CoreDataSchema.entityColumn) FROM \(SQLIdentifier.quoted(table.name)) WHERE \(CoreDataSchema.entityColumn) IS NULL OR \(CoreDataSchema.entityColumn) NOT IN (\(list)) ORDER BY \(CoreDataSchema.primaryKey) LIMIT 6"
+        let rows = try database.rows(sql)
+        guard !rows.isEmpty else { return }
+        let shown = rows.prefix(5).map { "Z_PK \(ExistingRows.shown($0[0])) (Z_ENT \(ExistingRows.shown($0[1])))" }.joined(separator: ", ")
+        throw FileError(message: "\(table.name): rows whose Z_ENT is no entity of this table (\(list)), which no file would hold: \(shown)\(rows.count > 5 ? ", …" : ""); the store is damaged (coreseed verify lists them)")
+    }
+
     /// Marks the Transformable columns whose every value ``KeyedUnarchiver`` reads (`Column.archived`).
     /// A value past the unarchiver's limits (an archive of shared references that expands beyond what
     /// JSON can hold) is an error naming its row, not a quiet fall back to base64.
@@ -165,6 +179,7 @@ struct EntityExport {
     /// row count. `externalData` is the store's folder of external binary values (`ExternalBinary`).
     mutating func write(from database: SQLiteDatabase, format: StoreExporter.Format, to path: String, name: String,
                         externalData: String) throws -> Int {
+        try refuseStrayRows(database)
         try decideArchives(database)
         let statement = try database.prepare(selectSQL)
         try statement.bind([.integer(Int64(info.number))])

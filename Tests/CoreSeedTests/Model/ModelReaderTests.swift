@@ -44,7 +44,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("<model><entity name=\"Bad Name\"/></model>", 1, "entity name 'Bad Name' must be letters, digits and underscores"),
+        ("<model><entity name=\"Bad Name\"/></model>", 1, "entity name 'Bad Name' must be ASCII letters, digits and underscores, not starting with a digit (a space is not one)"),
+        // Issue 24, item 14: 'é' was called "not a letter"; it is refused as not ASCII, and said so.
+        ("<model><entity name=\"Café\"/></model>", 1, "entity name 'Café' must be ASCII letters, digits and underscores, not starting with a digit ('é' is not an ASCII letter: CoreSeed names tables and columns in ASCII only)"),
+        ("<model><entity name=\"A\"><attribute name=\"2x\" attributeType=\"String\"/></entity></model>", 1, "attribute 'A.2x' must be ASCII letters, digits and underscores, not starting with a digit (it starts with '2')"),
         ("<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Quaternion\"/>\n</entity>\n</model>", 3,
          "attribute 'x' has unsupported attributeType 'Quaternion'"),
         ("<model>\n<entity name=\"A\">\n<relationship name=\"b\" destinationEntity=\"B\"/>\n</entity>\n</model>", 3,
