@@ -11,6 +11,10 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case notAWithHint(String)
         /// `is out of range for <expected> (<lower>…<upper>)`.
         case outOfRange(lower: String, upper: String)
+        /// `is too close to 0 for <expected>`: a non-zero value that would be stored as 0.
+        case underflow(smallest: String)
+        /// `has <n> significant digits, more than <expected> holds`.
+        case tooManyDigits(Int, limit: Int)
         /// `is less than the model's minimum <bound> for <expected>`.
         case belowMinimum(String)
         /// `is greater than the model's maximum <bound> for <expected>`.
@@ -108,6 +112,10 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) is not \(CoercionFailure.article(expected)) \(expected); \(hint)"
         case .outOfRange(let lower, let upper):
             return "\(subject) is out of range for \(expected) (\(lower)…\(upper))"
+        case .underflow(let smallest):
+            return "\(subject) is too close to 0 for \(CoercionFailure.article(expected)) \(expected): it would be stored as 0 (the smallest non-zero \(expected) is \(smallest)); write 0 if 0 is meant"
+        case .tooManyDigits(let digits, let limit):
+            return "\(subject) has \(digits) significant digits, more than the \(limit) \(CoercionFailure.article(expected)) \(expected) holds (NSDecimalNumber's mantissa); round it to \(limit) digits"
         case .belowMinimum(let bound):
             return "\(subject) is less than the model's minimum \(bound) for \(expected)"
         case .aboveMaximum(let bound):

@@ -121,7 +121,8 @@ public struct DecimalText: Sendable, Equatable {
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let syntax = NumberSyntax(bytes), syntax.significantDigits <= DecimalText.maximumSignificantDigits else { return nil }
         let value = syntax.double(bytes)
-        guard value.isFinite else { return nil }
+        // Not finite, or a non-zero value that would be stored as 0 (`1e-400`): not a Decimal.
+        guard value.isFinite, value != 0 || syntax.significantDigits == 0 else { return nil }
         // SAFETY: a sub-view of `bytes`, used within this call only.
         let digits = bytes.first == UInt8(ascii: "+") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
         self.text = String(decoding: digits, as: UTF8.self)

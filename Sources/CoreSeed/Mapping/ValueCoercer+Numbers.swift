@@ -117,21 +117,30 @@ extension ValueCoercer {
             number = float ? Double(Float(real)) : real
             if real.isFinite, number.isInfinite { throw realOutOfRange(value) }
         case .text(let text):
+            var nonZero = false
             let parsed: Double? = text.withUTF8Buffer { buffer in
                 let bytes = ASCII.trimmed(buffer)
                 guard let syntax = NumberSyntax(bytes) else { return nil }
+                nonZero = syntax.significantDigits > 0
                 return float ? Double(syntax.float(bytes)) : syntax.double(bytes)
             }
             guard let parsed, !parsed.isNaN else {
                 throw CoercionFailure(.notA, expected: type.rawValue, seen: value)
             }
             if parsed.isInfinite { throw realOutOfRange(value) }
+            if parsed == 0, nonZero { throw realUnderflow(value, float: float) }
             number = parsed
         case .null, .blob, .list:
             throw CoercionFailure(.notA, expected: type.rawValue, seen: value)
         }
         guard number.isFinite else { throw CoercionFailure(.notA, expected: "finite \(type.rawValue)", seen: value) }
         return number
+    }
+
+    /// A written non-zero value below the type's smallest magnitude (`1e-400`): refused, not stored as 0.
+    func realUnderflow(_ value: FieldValue, float: Bool) -> CoercionFailure {
+        let smallest = float ? String(Float.leastNonzeroMagnitude) : String(Double.leastNonzeroMagnitude)
+        return CoercionFailure(.underflow(smallest: smallest), expected: type.rawValue, seen: value)
     }
 
     private func realOutOfRange(_ value: FieldValue) -> CoercionFailure {

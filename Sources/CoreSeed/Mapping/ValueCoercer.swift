@@ -161,7 +161,7 @@ public struct ValueCoercer: Sendable {
                 if bytes.isEmpty, emptyIsNull { return .some(nil) }
                 return DecimalText(bytes).map { .some($0) }
             }
-            guard let parsed else { throw CoercionFailure(.notA, expected: "Decimal", seen: value) }
+            guard let parsed else { throw decimalFailure(text, value) }
             return parsed
         case .blob, .list:
             throw CoercionFailure(.notA, expected: "Decimal", seen: value)
@@ -170,6 +170,22 @@ public struct ValueCoercer: Sendable {
 }
 
 extension ValueCoercer {
+    /// Why `text` is not a Decimal: more significant digits than `NSDecimalNumber` holds, a non-zero
+    /// value too close to 0 to store, beyond a Double's range, or no number at all.
+    func decimalFailure(_ text: String, _ value: FieldValue) -> CoercionFailure {
+        text.withUTF8Buffer { buffer in
+            let bytes = ASCII.trimmed(buffer)
+            guard let syntax = NumberSyntax(bytes) else { return CoercionFailure(.notA, expected: "Decimal", seen: value) }
+            if syntax.significantDigits > DecimalText.maximumSignificantDigits {
+                return CoercionFailure(.tooManyDigits(syntax.significantDigits, limit: DecimalText.maximumSignificantDigits), expected: "Decimal", seen: value)
+            }
+            let number = syntax.double(bytes)
+            if number == 0, syntax.significantDigits > 0 { return realUnderflow(value, float: false) }
+            return CoercionFailure(.outOfRange(lower: "-" + String(Double.greatestFiniteMagnitude), upper: String(Double.greatestFiniteMagnitude)),
+                                   expected: "Decimal", seen: value)
+        }
+    }
+
     /// Refuses `number` below the model's minimum or above its maximum.
     func checkBounds(_ number: Number, _ value: FieldValue) throws(CoercionFailure) {
         if let minimum, ValueCoercer.compare(number, minimum.number) < 0 {
