@@ -30,6 +30,20 @@ final class Scratch {
         try BinaryRunner.run(arguments, in: url)
     }
 
+    /// Runs the binary as `run` does, killed (exit 124 or 137) if it runs past `seconds`: for tests
+    /// of inputs that once made it hang.
+    /// `stderr`: a file of this folder that takes the standard error (for more than a pipe holds).
+    func run(_ arguments: [String], within seconds: Int, stderr: String? = nil) throws -> BinaryRunner.Result {
+        var handle: FileHandle?
+        if let stderr {
+            FileManager.default.createFile(atPath: path(stderr), contents: nil)
+            handle = try FileHandle(forWritingTo: url.appendingPathComponent(stderr))
+        }
+        defer { try? handle?.close() }
+        return try BinaryRunner.run(executable: URL(fileURLWithPath: "/usr/bin/timeout"),
+                                    ["-s", "KILL", String(seconds), BinaryRunner.binary.path] + arguments, in: url, stderr: handle)
+    }
+
     /// Rows of a query against a store in this folder, each value rendered as text ("NULL" for null).
     func query(_ store: String, _ sql: String) throws -> [[String]] {
         let database = try SQLiteDatabase(path: path(store), mode: .readOnly(immutable: true))

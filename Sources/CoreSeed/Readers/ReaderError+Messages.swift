@@ -25,6 +25,8 @@ extension ReaderError {
         /// The query text is empty (or only comments).
         case emptyQuery
         case sqlite(String)
+        /// A view or query gave more rows than its limit (`"maxRows"`, default or given).
+        case tooManyRows(limit: Int, given: Bool)
         // XML
         case xmlSyntax(String)
         case xmlEntitiesDeclared
@@ -63,6 +65,8 @@ extension ReaderError.Reason {
         case .queryHasSeveralStatements(let rest): return "the query holds more than one statement; only the first would run (then: \(rest))"
         case .emptyQuery: return "the query is empty"
         case .sqlite(let sqlite): return "SQLite error: \(sqlite)"
+        case let .tooManyRows(limit, given):
+            return "the view or query gave more than \(limit) rows, \(given ? "its \"maxRows\"" : "the limit for a view or query") (an endless recursive query?)"
         case .xmlSyntax(let text): return "XML error: \(text)"
         case .xmlEntitiesDeclared: return "the document declares entities, which are not expanded"
         case .xmlTooDeep(let limit): return "elements nested deeper than \(limit) levels"
@@ -85,6 +89,7 @@ extension ReaderError.Reason {
             return known.isEmpty ? "the database has no tables" : "tables: " + known.joined(separator: ", ")
         case .queryNotReadOnly: return "a source query must only read, e.g. SELECT * FROM t"
         case .queryHasSeveralStatements: return "give one SELECT statement per source; join or UNION what you need in it"
+        case .tooManyRows(let limit, _): return "if the rows are meant, raise the limit with \"maxRows\": \(limit > Int.max / 10 ? Int.max : limit * 10) in this source of the spec"
         case .emptyQuery: return "give a SELECT statement, e.g. SELECT * FROM t, or \"table\" instead of \"query\""
         case .xmlEntitiesDeclared: return "remove the <!ENTITY> declarations; entity expansion is refused for safety"
         case .xmlUnsupportedPath:

@@ -4,8 +4,8 @@ extension SourceSpec {
     public func openReader(relativeTo directory: String) throws(ReaderError) -> any RecordReader {
         let file = Self.resolve(path, relativeTo: directory)
         switch self {
-        case .sqlite(_, let selection):
-            return try SQLiteRecordReader(path: file, selection: selection)
+        case .sqlite(_, let selection, let maxRows):
+            return try SQLiteRecordReader(path: file, selection: selection, maxRows: maxRows)
         case .csv(_, let options):
             return try CSVReader(path: file, options: options)
         case .xml(_, let records, let fields):

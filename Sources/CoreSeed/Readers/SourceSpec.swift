@@ -2,7 +2,7 @@
 ///
 /// ```json
 /// { "sqlite": "legacy.sqlite3", "table": "failed_banks" }
-/// { "sqlite": "legacy.sqlite3", "query": "SELECT * FROM failed_banks" }
+/// { "sqlite": "legacy.sqlite3", "query": "SELECT * FROM failed_banks", "maxRows": 50000000 }
 /// { "csv": "banklist.csv", "delimiter": ",", "quote": "\"", "header": true, "encoding": "utf-8", "trim": "none" }
 /// { "xml": "providers.xml", "records": "/serviceproviders/country/provider", "fields": { "name": "name", "country": "../@code" } }
 /// { "json": "export.json", "records": "/users/*", "fields": { "city": "address.city" } }
@@ -11,7 +11,8 @@
 /// Paths are relative to the spec file's directory. Unknown keys are rejected. XML fields are
 /// ordered by name.
 public enum SourceSpec: Sendable, Equatable, Decodable {
-    case sqlite(path: String, selection: SQLiteSelection)
+    /// `maxRows`: the most rows a view or query may give (`"maxRows"`; nil: `SQLiteRecordReader.defaultMaxRows`).
+    case sqlite(path: String, selection: SQLiteSelection, maxRows: Int? = nil)
     case csv(path: String, options: CSVOptions)
     case xml(path: String, records: String, fields: [SourceField])
     /// A JSON document (`records`: the path to the record values) or, with no `records`, JSON Lines;
@@ -27,7 +28,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     /// The file this source reads, as written in the spec.
     public var path: String {
         switch self {
-        case .sqlite(let path, _), .csv(let path, _), .xml(let path, _, _), .json(let path, _, _): return path
+        case .sqlite(let path, _, _), .csv(let path, _), .xml(let path, _, _), .json(let path, _, _): return path
         }
     }
 
@@ -50,7 +51,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         }
         let allowed: Set<String>
         switch kind {
-        case "sqlite": allowed = ["sqlite", "table", "query"]
+        case "sqlite": allowed = ["sqlite", "table", "query", "maxRows"]
         case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim", "nullIfUnquotedEmpty"]
         case "json": allowed = ["json", "records", "fields"]
         case "jsonl": allowed = ["jsonl", "fields"]
@@ -66,9 +67,14 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         case "sqlite":
             let table = try container.decodeIfPresent(String.self, forKey: Key("table"))
             let query = try container.decodeIfPresent(String.self, forKey: Key("query"))
+            let maxRows = try container.decodeIfPresent(Int.self, forKey: Key("maxRows"))
+            if let maxRows, maxRows < 1 {
+                throw DecodingError.dataCorruptedError(forKey: Key("maxRows"), in: container,
+                    debugDescription: "\"maxRows\" must be a positive number of rows, not \(maxRows)")
+            }
             switch (table, query) {
-            case (let table?, nil): self = .sqlite(path: path, selection: .table(table))
-            case (nil, let query?): self = .sqlite(path: path, selection: .query(query))
+            case (let table?, nil): self = .sqlite(path: path, selection: .table(table), maxRows: maxRows)
+            case (nil, let query?): self = .sqlite(path: path, selection: .query(query), maxRows: maxRows)
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: Key("sqlite"), in: container,

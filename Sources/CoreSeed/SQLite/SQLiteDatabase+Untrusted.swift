@@ -25,6 +25,11 @@ extension SQLiteDatabase {
         try execute("PRAGMA query_only = 1")
     }
 
+    /// The longest one step of a query may run on a database of `size` bytes: 30 s, plus 1 s per 4 MiB.
+    public static func defaultStepLimit(databaseSize size: Int) -> Duration {
+        .seconds(30 + size / (4 << 20))
+    }
+
     /// Stops any step of a statement that runs longer than `limit` (`sqlite3_progress_handler`, checked
     /// every 1000 virtual-machine instructions): the step fails with `SQLITE_INTERRUPT`, and the error
     /// says the limit. Each `step()` (and `execute`) starts the clock anew, so a long result read row by

@@ -63,7 +63,7 @@ public final class StoreSnapshot {
 
     /// The longest one step of a query may run on a store of `size` bytes: 30 s, plus 1 s per 4 MiB.
     public static func defaultStepLimit(storeSize size: Int) -> Duration {
-        .seconds(30 + size / (4 << 20))
+        SQLiteDatabase.defaultStepLimit(databaseSize: size)
     }
 
     /// The store as the user named it.

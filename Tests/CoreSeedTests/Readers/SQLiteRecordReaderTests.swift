@@ -86,6 +86,39 @@ import Testing
         _ = writer
     }
 
+    /// Issue 24, item 12: a view over an endless `WITH RECURSIVE`. One that never gives a row is
+    /// stopped by the step limit; one that counts up forever by the default row limit, whose message
+    /// is checked here (reading 10M rows takes a minute in a debug build; SourceLimitTests runs the
+    /// build against a given "maxRows").
+    @Test func anEndlessViewIsStoppedByItsLimits() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coreseed-endless-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("legacy.db").path
+        try SQLiteDatabase(path: path, mode: .readWriteCreate).execute("""
+            CREATE VIEW stuck AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n WHERE i < 0
+            """)
+        let reader = try SQLiteRecordReader(path: path, selection: .table("stuck"), stepLimit: .milliseconds(300))
+        let started = ContinuousClock.now
+        let error = readerError { _ = try reader.next() }
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(error?.diagnosticLines == ["\(path):stuck: error: SQLite error: ran longer than 0.3 s, the time limit of one step"])
+
+        #expect(SQLiteRecordReader.defaultMaxRows == 10_000_000)
+        let counted = try SQLiteRecordReader(path: path, selection: .query("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n LIMIT 20000")).all()
+        #expect(counted.count == 20000, "a query under the limit is read whole")
+        let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n"
+        let limited = try SQLiteRecordReader(path: path, selection: .query(endless), maxRows: 100)
+        var rows = 0
+        let tooMany = readerError { while try limited.next() != nil { rows += 1 } }
+        #expect(rows == 100)
+        #expect(tooMany?.diagnosticLines == ["\(path):query:101: error: the view or query gave more than 100 rows, its \"maxRows\" (an endless recursive query?)",
+                                             "note: if the rows are meant, raise the limit with \"maxRows\": 1000 in this source of the spec"])
+        let byDefault = ReaderError(.tooManyRows(limit: SQLiteRecordReader.defaultMaxRows, given: false), at: SourceLocation(file: "legacy.db", table: "query", rowid: 10_000_001))
+        #expect(byDefault.diagnosticLines == ["legacy.db:query:10000001: error: the view or query gave more than 10000000 rows, the limit for a view or query (an endless recursive query?)",
+                                              "note: if the rows are meant, raise the limit with \"maxRows\": 100000000 in this source of the spec"])
+    }
+
     @Test func unknownTableListsTheTables() {
         let error = readerError { _ = try SQLiteRecordReader(path: Self.banklist, selection: .table("banks")) }
         #expect(error?.diagnosticLines == ["\(Self.banklist): error: no table or view named 'banks'",

@@ -7,6 +7,9 @@ import Foundation
 /// directory first and read there as committed (the WAL replayed, a hot journal rolled back), and
 /// that copy is removed on deinit.
 /// A table source also selects the rowid (hidden from `fieldNames`) for each record's location.
+/// A view or query runs under two limits, so that an endless recursive one fails instead of filling
+/// the disk: at most `maxRows` rows (default `defaultMaxRows`), and each step (one row) under the
+/// step limit (`SQLiteDatabase.defaultStepLimit`, by the file's size). A table is read without either.
 ///
 /// Not `Sendable`: it owns a SQLite connection and statement, used from one thread.
 public final class SQLiteRecordReader: RecordReader {
@@ -23,10 +26,17 @@ public final class SQLiteRecordReader: RecordReader {
     private var started = false
     /// Rows read so far: a query's row has no rowid, so its location is its 1-based ordinal.
     private var rowsRead: Int64 = 0
+    /// The most rows a view or query may give; nil for a table (which cannot be endless).
+    private let rowLimit: (count: Int64, given: Bool)?
+
+    /// The most rows a view or query gives unless its source says `"maxRows"`.
+    public static let defaultMaxRows = 10_000_000
 
     /// Opens `path` and prepares the selection; fails on a missing file, a non-database, an
-    /// unknown table or SQL that does not compile.
-    public init(path: String, selection: SourceSpec.SQLiteSelection) throws(ReaderError) {
+    /// unknown table or SQL that does not compile. `maxRows`: the most rows a view or query may give
+    /// (nil: `defaultMaxRows`); `stepLimit`: the longest one step may run (nil: by the file's size).
+    public init(path: String, selection: SourceSpec.SQLiteSelection, maxRows: Int? = nil,
+                stepLimit: Duration? = nil) throws(ReaderError) {
         self.path = path
         let fileLocation = SourceLocation(file: path)
         var isDirectory: ObjCBool = false
@@ -45,6 +55,7 @@ public final class SQLiteRecordReader: RecordReader {
             Self.remove(copy)
             throw ReaderError(Self.reason(error), at: fileLocation)
         }
+        let limit = (count: Int64(maxRows ?? Self.defaultMaxRows), given: maxRows != nil)
         do throws(ReaderError) {
             switch selection {
             case .table(let name):
@@ -76,6 +87,7 @@ public final class SQLiteRecordReader: RecordReader {
                     hasRowID = false
                 }
                 fieldNames = columns
+                rowLimit = kind == .text("view") ? limit : nil
             case .query(let sql):
                 tableLabel = "query"
                 let isBlank = { (text: String) in text.allSatisfy { $0.isWhitespace || $0 == ";" } }
@@ -99,12 +111,18 @@ public final class SQLiteRecordReader: RecordReader {
                     throw ReaderError(.queryNotReadOnly, at: SourceLocation(file: path, table: "query"))
                 }
                 hasRowID = false
+                rowLimit = limit
                 let prepared = statement
                 fieldNames = (0..<prepared.columnCount).map { prepared.columnName(at: $0) }
             }
         } catch {
             Self.remove(copy)
             throw error
+        }
+        // A table's rows are read without a step limit: its steps are bounded by its size (and the check costs time).
+        if rowLimit != nil {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            database.limitStepDuration(to: stepLimit ?? SQLiteDatabase.defaultStepLimit(databaseSize: size))
         }
     }
 
@@ -122,18 +140,24 @@ public final class SQLiteRecordReader: RecordReader {
         if let failure { throw failure }
         started = true
         if finished { return false }
-        do {
+        do throws(SQLiteError) {
             guard try statement.step() else {
                 finished = true
                 return false
             }
-            rowsRead += 1
-            return true
         } catch {
             let failure = ReaderError(Self.reason(error), at: SourceLocation(file: path, table: tableLabel))
             self.failure = failure
             throw failure
         }
+        rowsRead += 1
+        if let rowLimit, rowsRead > rowLimit.count {
+            let failure = ReaderError(.tooManyRows(limit: Int(rowLimit.count), given: rowLimit.given),
+                                      at: SourceLocation(file: path, table: tableLabel, rowid: rowsRead))
+            self.failure = failure
+            throw failure
+        }
+        return true
     }
 
     /// The current row as a record.
