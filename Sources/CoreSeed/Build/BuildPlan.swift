@@ -150,25 +150,36 @@ struct BuildPlan: Sendable {
 
     /// The location of record `ordinal` of `entity`, found by reading its sources again (error paths only).
     func locate(entity: EntityPlan, ordinal: Int) throws -> SourceLocation {
-        var seen = 0
-        for source in entity.sources {
-            let reader = try source.spec.openReader(relativeTo: specDirectory)
-            while let record = try reader.next() {
-                if seen == ordinal { return record.location }
-                seen += 1
-            }
-        }
-        return SourceLocation(file: entity.name)
+        guard let index = mapping.entities.firstIndex(where: { $0.name == entity.name }) else { return SourceLocation(file: entity.name) }
+        return try locate([.ordinal(entity: index, ordinal)])[.ordinal(entity: index, ordinal)] ?? SourceLocation(file: entity.name)
     }
 
-    /// Where `key` first appears in `entity`'s records (error paths only: reads the sources again).
-    func locateFirst(key: String, entity: EntityPlan) throws -> SourceLocation {
-        for source in entity.sources {
-            let reader = try source.spec.openReader(relativeTo: specDirectory)
-            while let record = try reader.next() {
-                if NaturalKey.key(record.values, at: source.keyFields) == key { return record.location }
+    /// The locations of `records`, reading each of their entities' sources once, up to the last one
+    /// wanted (error paths only). A record not found is missing from the result.
+    func locate(_ records: Set<EarlierRecord>) throws -> [EarlierRecord: SourceLocation] {
+        var found: [EarlierRecord: SourceLocation] = [:]
+        for (entityIndex, wanted) in Dictionary(grouping: records, by: \.entity) {
+            let entity = mapping.entities[entityIndex]
+            var ordinals: Set<Int> = [], keys: Set<String> = []
+            for record in wanted {
+                switch record {
+                case .ordinal(_, let ordinal): ordinals.insert(ordinal)
+                case .firstWithKey(_, let key): keys.insert(key)
+                }
+            }
+            var seen = 0
+            reading: for source in entity.sources {
+                let reader = try source.spec.openReader(relativeTo: specDirectory)
+                while let record = try reader.next() {
+                    if ordinals.remove(seen) != nil { found[.ordinal(entity: entityIndex, seen)] = record.location }
+                    if !keys.isEmpty, let key = NaturalKey.key(record.values, at: source.keyFields), keys.remove(key) != nil {
+                        found[.firstWithKey(entity: entityIndex, key)] = record.location
+                    }
+                    seen += 1
+                    if ordinals.isEmpty && keys.isEmpty { break reading }
+                }
             }
         }
-        return SourceLocation(file: entity.name)
+        return found
     }
 }

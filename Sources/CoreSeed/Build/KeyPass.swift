@@ -34,7 +34,7 @@ struct KeyPass {
         self.plan = plan
         self.existing = existing
         self.insertOnly = insertOnly
-        self.rejections = Rejections(limit: plan.maxErrors)
+        self.rejections = Rejections(limit: plan.maxErrors, plan: plan)
         self.states = Array(repeating: EntityState(), count: plan.mapping.entities.count)
     }
 
@@ -158,7 +158,7 @@ struct KeyPass {
                 return true
             }
             return try keepDuplicate(&input, key: String(number), earlier: earlier, ordinal: ordinal, source: fields.source,
-                                     entity: mapping.entities[fields.entityIndex], state: &state)
+                                     entityIndex: fields.entityIndex, state: &state)
         }
         let source = fields.source, entity = mapping.entities[fields.entityIndex]
         let field = entity.keyFieldName ?? ""
@@ -173,18 +173,20 @@ struct KeyPass {
             state.keyIndex[key] = Int32(ordinal)
             return true
         }
-        return try keepDuplicate(&input, key: key, earlier: earlier, ordinal: ordinal, source: source, entity: entity, state: &state)
+        return try keepDuplicate(&input, key: key, earlier: earlier, ordinal: ordinal, source: source,
+                                 entityIndex: fields.entityIndex, state: &state)
     }
 
     /// A key seen before, at record `earlier`: the duplicate policy decides which record keeps it.
     private mutating func keepDuplicate<Input: RowInput>(_ input: inout Input, key: String, earlier: Int32, ordinal: Int,
-                                                         source: SourcePlan, entity: EntityPlan, state: inout EntityState) throws -> Bool {
+                                                         source: SourcePlan, entityIndex: Int, state: inout EntityState) throws -> Bool {
+        let entity = mapping.entities[entityIndex]
         switch entity.duplicatePolicy {
         case .error:
-            let firstSeen = try plan.locate(entity: entity, ordinal: Int(earlier))
             try rejections.reject(Rejections.mappingError(
                 try input.record(), fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name,
-                attribute: "key", failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: firstSeen.description)))
+                attribute: "key", failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: "")),
+                repeating: .ordinal(entity: entityIndex, Int(earlier)))
             return false
         case .first:
             return false

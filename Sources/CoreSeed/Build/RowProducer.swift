@@ -231,10 +231,10 @@ struct RowProducer: Sendable {
             return
         }
         if !index.keys.insert(key) {
-            let firstSeen = try plan.locateFirst(key: key, entity: entity)
             try rejections.reject(Rejections.mappingError(
                 record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name, attribute: "key",
-                failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: firstSeen.description)))
+                failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: "")),
+                repeating: .firstWithKey(entity: entityIndex, key))
         }
     }
 

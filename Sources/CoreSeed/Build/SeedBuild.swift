@@ -206,6 +206,7 @@ public enum SeedBuild {
         if rows != nil, !report.joinRows.isEmpty { options.progress?("writing join rows: \(report.joinRows.values.reduce(0, +))") }
         try rows?.writeJoinRows(keys.joinRows, layout: mapping.layout, ignoringDuplicates: existing != nil)
         report.droppedLinks = keys.droppedLinks
+        producer.rejections.locatePending()
         report.rejected = producer.rejections.errors
         if options.failOnRejects && !report.rejected.isEmpty {
             throw BuildFailure(problems: report.rejected, report: report)

@@ -14,11 +14,11 @@ struct UniquenessIndex: Sendable {
         for check in entity.uniqueness {
             guard let (key, display) = try? check.key(record, source: sourceIndex) else { continue }
             if let first = seen[check.scope]?[key] {
-                let firstSeen = try plan.locate(entity: plan.mapping.entities[first.entity], ordinal: Int(first.ordinal))
                 let field = check.fills[sourceIndex].map(\.fieldName).joined(separator: "+")
                 try rejections.reject(MappingError(
                     location: record.location, field: field, entity: entity.name, attribute: check.constraint,
-                    failure: .notUnique(display, entity: entity.name, constraint: check.constraint, firstSeen: firstSeen.description)))
+                    failure: .notUnique(display, entity: entity.name, constraint: check.constraint, firstSeen: "")),
+                    repeating: .ordinal(entity: first.entity, Int(first.ordinal)))
                 return false
             }
         }

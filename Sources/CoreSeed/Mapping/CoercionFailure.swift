@@ -79,6 +79,18 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         CoercionFailure(.notUnique(constraint: constraint, firstSeen: firstSeen), expected: entity, seen: .text(values))
     }
 
+    /// This failure with its earlier record's location, for a repeat found before that location was
+    /// known (`Rejections.reject(_:repeating:plan:)`); any other failure unchanged.
+    func firstSeen(at location: String) -> CoercionFailure {
+        switch reason {
+        case .duplicateKey: return CoercionFailure(.duplicateKey(firstSeen: location), expected: expected, value: value)
+        case .notUnique(let constraint, _):
+            return CoercionFailure(.notUnique(constraint: constraint, firstSeen: location), expected: expected, value: value)
+        case .repeatedPrimaryKey: return CoercionFailure(.repeatedPrimaryKey(firstSeen: location), expected: expected, value: value)
+        default: return self
+        }
+    }
+
     /// A record of `entity` whose key field is empty or missing.
     static func noKey(entity: String) -> CoercionFailure {
         CoercionFailure(.noKey, expected: entity, seen: .null)
