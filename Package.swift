@@ -22,12 +22,14 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // System calls Swift's Glibc module does not declare (renameat2), in a header of inline functions.
+        .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         // SHA-2 comes from CommonCrypto on Apple platforms (Sources/CoreSeed/Crypto/SHA2.swift,
         // `#if canImport(CommonCrypto)`), from OpenSSL's libcrypto only on Linux: a Mac needs no
         // OpenSSL, from Homebrew or elsewhere.
         .target(
             name: "CoreSeed",
-            dependencies: ["CSQLite", "CLibXML2", "CZlib", .target(name: "CCrypto", condition: .when(platforms: [.linux]))],
+            dependencies: ["CSQLite", "CLibXML2", "CZlib", "CSystem", .target(name: "CCrypto", condition: .when(platforms: [.linux]))],
             path: "Sources/CoreSeed"),
         .executableTarget(
             name: "coreseed",

@@ -43,7 +43,7 @@ import CoreSeed
         try FileManager.default.createDirectory(atPath: scratch.path("export"), withIntermediateDirectories: true)
         try scratch.write("export/notes.txt", "mine\n")
         let child = try ChildRun(["export", name, "--model", LiveStoreTests.model, "--output", "export", "--spec"], in: scratch.url)
-        func staged() -> Bool { Self.entries(scratch.path("export")).contains { $0.hasPrefix(".coreseed-export-") } }
+        func staged() -> Bool { Self.entries(scratch.path("")).contains { $0.hasPrefix(".export.coreseed-export-") } }
         while child.isRunning && !staged() && child.elapsed < 20 { usleep(200) }
         let wasStaging = child.isRunning && staged()
         child.send(signal)
@@ -51,6 +51,7 @@ import CoreSeed
         #expect(wasStaging, "export was signalled while it was writing its files")
         #expect(result.status == 128 + signal, "\(result.stderr)")
         #expect(Self.entries(scratch.path("export")) == ["notes.txt"])
+        #expect(!Self.entries(scratch.path("")).contains { $0.contains(".coreseed-export-") })
         #expect(child.temporaryFiles() == [])
     }
 

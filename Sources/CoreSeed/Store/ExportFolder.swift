@@ -1,15 +1,28 @@
+import CSystem
 import Foundation
 
-/// The folder an export writes into. Every file is first written into a staging folder inside it
-/// (`.coreseed-export-<pid>`) and the files are moved into place together once all of them were
-/// written, so a failed or interrupted export leaves the folder as it was: no partial set of files, no
-/// temporary file (the staging folder is registered with `InterruptCleanup`; one left by a killed
-/// export is removed by the next).
+/// The folder an export writes into, replaced as a whole: every file is written into a staging folder
+/// beside it (`.NAME.coreseed-export-<pid>` in the same parent), the other entries of the folder (files
+/// that are not the export's, hard-linked) are added to it, and the two folders are swapped in one
+/// step (`renameat2(RENAME_EXCHANGE)`; a plain rename when the folder did not exist). At every moment
+/// the folder holds either its earlier set of files or the new one, whatever stops the export. The
+/// old folder, now at the staging name, is then removed; one left by an export killed with SIGKILL is
+/// removed by the next.
+///
+/// When the folder cannot be swapped (it is the current folder, it holds sub-folders or special files,
+/// its parent is not writable, or the file system cannot swap), the staging folder is made inside it
+/// (`.coreseed-export-<pid>`) and the files are moved into place one by one once all were written:
+/// a failed export still leaves the folder as it was, but one killed during those renames may leave
+/// some files new and some old.
 final class ExportFolder {
     /// The folder the files end up in.
     let directory: String
     private let staging: String
     private let names: [String]
+    /// Whether the staging folder is a sibling, swapped with `directory` as a whole.
+    private let swapsWhole: Bool
+    /// Entries of the folder that are not the export's (hard-linked into a sibling staging folder).
+    private let others: [String]
     /// The folder did not exist and was created for this export: removed again if it fails.
     private let created: Bool
     private var cleanup: InterruptCleanup.Registration?
@@ -26,28 +39,48 @@ final class ExportFolder {
         if existed, !isFolder.boolValue {
             throw FileError(.cannotWriteOutput, path: directory, message: "the export's output is a file, not a folder")
         }
-        created = !existed
-        staging = SeedSpec.join(directory, "\(ExportFolder.stagingPrefix)\(getpid())")
+        let absolute = URL(fileURLWithPath: directory).standardizedFileURL
+        let parent = absolute.deletingLastPathComponent().path
+        let sibling = SeedSpec.join(parent, ".\(absolute.lastPathComponent)\(ExportFolder.stagingPrefix)\(getpid())")
+        ExportFolder.removeStaleStaging(in: parent, prefix: ".\(absolute.lastPathComponent)\(ExportFolder.stagingPrefix)")
+        if existed { ExportFolder.removeStaleStaging(in: directory, prefix: ExportFolder.stagingPrefix) }
+        let others = existed ? ExportFolder.otherEntries(of: directory, names: names) : []
         // Registered before anything is created, so a signal at any point leaves nothing behind.
-        cleanup = InterruptCleanup.register(files: names.map { SeedSpec.join(staging, $0) },
-                                            folders: [staging] + (created ? [directory] : []))
+        let register = { (staging: String, others: [String], created: Bool) in
+            InterruptCleanup.register(files: (names + others).map { SeedSpec.join(staging, $0) },
+                                      folders: [staging] + (created ? [directory] : []))
+        }
+        var swappable = false
+        if let others, !ExportFolder.isCurrentFolder(absolute.path) {
+            cleanup = register(sibling, others, false)
+            swappable = mkdir(sibling, 0o700) == 0
+        }
+        self.swapsWhole = swappable
+        self.others = swappable ? others ?? [] : []
+        self.created = !existed && !swappable
+        staging = swappable ? sibling : SeedSpec.join(directory, "\(ExportFolder.stagingPrefix)\(getpid())")
+        if !swappable {
+            if let cleanup { InterruptCleanup.unregister(cleanup) }
+            cleanup = register(staging, [], created)
+        }
+        if swappable {
+            try linkOthers()
+            return
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw FileError(.cannotWriteOutput, path: directory, message: "cannot create the output folder: \(error.localizedDescription)")
         }
-        ExportFolder.removeStaleStaging(in: directory)
+        ExportFolder.removeStaleStaging(in: directory, prefix: ExportFolder.stagingPrefix)
         guard mkdir(staging, 0o700) == 0 else {
             throw FileError(.cannotWriteOutput, path: directory, message: "cannot write into the output folder: \(String(cString: strerror(errno)))")
         }
     }
 
     deinit {
-        if !committed {
-            for name in names { unlink(SeedSpec.join(staging, name)) }
-            rmdir(staging)
-            if created { rmdir(directory) }
-        }
+        if !committed { ExportFolder.removeFolder(staging) }
+        if !committed, created { rmdir(directory) }
         if let cleanup { InterruptCleanup.unregister(cleanup) }
     }
 
@@ -60,29 +93,90 @@ final class ExportFolder {
     /// The path `name` has once committed.
     func finalPath(_ name: String) -> String { SeedSpec.join(directory, name) }
 
-    /// Moves every written file into place (replacing files of the same name) and removes the staging
-    /// folder.
+    /// Puts the written files in place: swaps the staging folder with the folder (or renames it to the
+    /// folder's name when there was none) and removes the old one; else moves each file into place.
     func commit() throws {
+        if swapsWhole {
+            let exists = FileManager.default.fileExists(atPath: directory)
+            if (exists ? coreseed_rename_exchange(staging, directory) : rename(staging, directory)) != 0 {
+                let code = errno
+                guard exists, code == EINVAL || code == ENOSYS else {
+                    throw FileError(.cannotWriteOutput, path: directory, message: "cannot put the new files in place: \(String(cString: strerror(code))); nothing was replaced")
+                }
+                // The file system cannot swap: the files are moved in one by one.
+                try moveEach(from: staging)
+                ExportFolder.removeFolder(staging)
+                return
+            }
+            committed = true
+            // The old folder is at the staging name: an entry added to the folder meanwhile is moved over, the rest removed.
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [] where !names.contains(entry) && !others.contains(entry) && !entry.hasPrefix(ExportFolder.stagingPrefix) {
+                _ = rename(SeedSpec.join(staging, entry), SeedSpec.join(directory, entry))
+            }
+            ExportFolder.removeFolder(staging)
+            return
+        }
+        try moveEach(from: staging)
+        rmdir(staging)
+    }
+
+    /// Moves each written file from `folder` into place, replacing a file of the same name.
+    private func moveEach(from folder: String) throws {
         for name in names {
-            guard rename(stagingPath(name), finalPath(name)) == 0 else {
+            guard rename(SeedSpec.join(folder, name), finalPath(name)) == 0 else {
                 throw FileError(.cannotWriteOutput, path: finalPath(name), message: "cannot move the file into place: \(String(cString: strerror(errno)))")
             }
         }
         committed = true
-        rmdir(staging)
     }
 
-    /// Removes staging folders of exports whose process no longer exists (killed with SIGKILL).
-    private static func removeStaleStaging(in directory: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for entry in entries where entry.hasPrefix(stagingPrefix) {
-            guard let pid = Int32(entry.dropFirst(stagingPrefix.count)), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            let folder = SeedSpec.join(directory, entry)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-                unlink(SeedSpec.join(folder, file))
+    /// Hard-links the folder's other entries into the staging folder, so that the swap keeps them.
+    private func linkOthers() throws {
+        for entry in others {
+            let from = SeedSpec.join(directory, entry), to = SeedSpec.join(staging, entry)
+            guard link(from, to) == 0 else {
+                throw FileError(.cannotWriteOutput, path: from, message: "cannot keep the file through the export (link: \(String(cString: strerror(errno)))); nothing was replaced")
             }
-            rmdir(folder)
+        }
+    }
+
+    /// The entries of `directory` that are neither the export's files nor staging folders, when all are
+    /// regular files (which a swap can keep by hard links); nil when one is not.
+    private static func otherEntries(of directory: String, names: [String]) -> [String]? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        var others: [String] = []
+        for entry in entries where !names.contains(entry) && !entry.hasPrefix(stagingPrefix) {
+            var status = stat()
+            guard lstat(SeedSpec.join(directory, entry), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            others.append(entry)
+        }
+        return others
+    }
+
+    /// Whether `path` is the process's current folder (or holds it), which a swap would leave the
+    /// user's shell outside of.
+    private static func isCurrentFolder(_ path: String) -> Bool {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.resolvingSymlinksInPath().path
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return current == target || current.hasPrefix(target.hasSuffix("/") ? target : target + "/")
+    }
+
+    /// Removes a staging folder: its files, then the folder.
+    private static func removeFolder(_ folder: String) {
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            unlink(SeedSpec.join(folder, file))
+        }
+        rmdir(folder)
+    }
+
+    /// Removes staging folders in `directory` named `prefix<pid>` whose process no longer exists
+    /// (an export killed with SIGKILL).
+    private static func removeStaleStaging(in directory: String, prefix: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            guard let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            removeFolder(SeedSpec.join(directory, entry))
         }
     }
 }

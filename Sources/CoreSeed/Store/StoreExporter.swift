@@ -72,7 +72,7 @@ public struct StoreExporter {
             throw FileError(error.kind, path: storePath, message: error.message)
         }
         let model = try chooseModel(metadata: metadata, storePath: storePath)
-        let layout = try StoreLayout(model: model, configuration: nil, framework: FrameworkVersion(metadata.frameworkVersion))
+        let layout = try Self.layout(model: model, schema: schema, framework: FrameworkVersion(metadata.frameworkVersion))
         let graph = EntityGraph(model: model)
         let tables = layout.tables.map { table in
             let names = layout.entities.filter { $0.tableName == table.name }.map(\.name)
@@ -114,6 +114,24 @@ public struct StoreExporter {
         }
         try folder.commit()
         return result
+    }
+
+    /// The layout of the whole model when the store holds a table for each of its entities, else the
+    /// layout of the first configuration whose entities' tables it holds (a store built for one
+    /// configuration has only that configuration's tables).
+    private static func layout(model: Model, schema: StoredSchema, framework: FrameworkVersion) throws -> StoreLayout {
+        let whole = try StoreLayout(model: model, configuration: nil, framework: framework)
+        func held(_ layout: StoreLayout) -> Bool {
+            layout.entities.allSatisfy { info in
+                !info.isInConfiguration || info.isAbstract || layout.table(forEntity: info.name).map { schema.table($0.name) != nil } ?? true
+            }
+        }
+        if held(whole) { return whole }
+        for configuration in model.configurations {
+            let layout = try StoreLayout(model: model, configuration: configuration.name, framework: framework)
+            if held(layout) { return layout }
+        }
+        return whole
     }
 
     /// The version named by `modelVersion`, else the one whose hashes equal the store's.

@@ -24,8 +24,10 @@ enum ExportCommand: Command {
         with ';' in order. Dates are ISO 8601 UTC (2010-03-26T04:00:00Z), booleans true/false, binary
         and transformable base64, UUIDs 8-4-4-4-12 text, NULL an empty field (null in JSON).
         With --spec, seed.json rebuilds the store with the same Z_PKs ("primaryKey": "pk"), store UUID
-        and app metadata keys; its paths are relative to DIR. Files are written into DIR together:
-        an export that fails or is interrupted leaves DIR as it was.
+        and app metadata keys; its paths are relative to DIR. DIR is replaced as a whole (a complete
+        new folder swapped with it in one step, its other files kept): an export that fails or is
+        interrupted, even by SIGKILL, leaves DIR as it was. When DIR is the current folder or holds
+        sub-folders, the files are moved in one by one after all were written.
         Prints one line per file written; warnings (values a rebuild cannot reproduce) on stderr.
         """
     static let examples = [
