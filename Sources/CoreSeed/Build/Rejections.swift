@@ -108,6 +108,9 @@ extension AttributeFill {
     /// The bytes of the file `name` (relative to `folder` unless absolute): `"file": true`.
     static func fileBytes(_ name: String, in folder: String) throws(CoercionFailure) -> [UInt8] {
         let path = SeedSpec.join(folder, name)
+        if let kind = FileError.irregularKind(path) {
+            throw CoercionFailure(.fileMissing(path: path, reason: "is \(kind), not a regular file"), expected: "file", seen: .text(name))
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw CoercionFailure(.fileMissing(path: path, reason: reason), expected: "file", seen: .text(name))

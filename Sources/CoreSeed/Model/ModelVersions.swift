@@ -16,6 +16,7 @@ public struct ModelVersions: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileError(.unreadableInput, path: path, message: "no model at this path")
         }
+        try FileError.refuseIrregular(path, role: "the model", folderAllowed: true)
         // Paths are joined as text, so messages name files the way the user named the model.
         if !isDirectory.boolValue {
             let name = ModelVersions.baseName((path as NSString).deletingLastPathComponent)
@@ -47,6 +48,7 @@ public struct ModelVersions: Sendable {
             }
             throw FileError(.unreadableInput, path: folder, message: "no 'contents' file in this .xcdatamodel")
         }
+        try FileError.refuseIrregular(contents, role: "the model's 'contents'")
         return try ModelParser.parse(contentsOf: contents, versionName: name)
     }
 

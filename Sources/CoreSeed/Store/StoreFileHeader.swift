@@ -54,6 +54,7 @@ public struct StoreFileHeader: Sendable, Equatable {
 
     /// Reads the header of the file at `path` (`open`/`read`, read-only).
     public init(path: String) throws(FileError) {
+        try FileError.refuseIrregular(path, role: "the store")
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw FileError(.unreadableInput, path: path, message: "no store at this path")
         }

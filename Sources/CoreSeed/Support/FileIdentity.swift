@@ -56,20 +56,9 @@ extension SeedSpec {
         }
     }
 
-    /// Throws when `path` exists and is neither a regular file nor (with `folderAllowed`) a folder.
+    /// Throws when `path` exists and is neither a regular file nor (with `folderAllowed`) a folder
+    /// (`FileError.refuseIrregular`).
     public static func refuseIrregular(_ path: String, role: String, folderAllowed: Bool = false) throws(FileError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }  // missing: the reader says so in its words
-        let type = info.st_mode & S_IFMT
-        if type == S_IFREG || (folderAllowed && type == S_IFDIR) { return }
-        let kind = switch type {
-        case S_IFIFO: "a pipe (FIFO)"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFSOCK: "a socket"
-        case S_IFDIR: "a folder"
-        default: "not a regular file"
-        }
-        throw FileError(.unreadableInput, path: path,
-                        message: "\(role) is \(kind), not a regular file: coreseed reads its inputs more than once; save it to a file first (for example `cat > input.csv`) and name that file")
+        try FileError.refuseIrregular(path, role: role, folderAllowed: folderAllowed)
     }
 }
