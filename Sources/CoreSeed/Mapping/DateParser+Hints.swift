@@ -11,6 +11,11 @@ extension DateParser {
     /// "d/M/yyyy" would read it`: the configured patterns with two-digit fields relaxed first, then
     /// common forms; nil when none reads `text`.
     func hint(for text: String) -> String? {
+        var lenient = self
+        lenient.readsCalendarGap = true
+        if lenient.secondsSinceReference(parsing: text) != nil {
+            return DateParser.calendarGapReason
+        }
         var candidates: [(pattern: String, relaxed: Bool)] = []
         for case .pattern(let source) in inputs {
             let relaxed = DateParser.relaxed(source)
@@ -28,6 +33,9 @@ extension DateParser {
         let names = matches.map { "\"\($0.pattern)\"" }.joined(separator: " or ")
         return "\(names) would read it" + (matches.first!.relaxed ? " (M, d, H, h, m and s accept one or two digits)" : "")
     }
+
+    /// Why 1582-10-05 … 1582-10-14 are refused.
+    static let calendarGapReason = "1582-10-05 … 1582-10-14 are not days of Foundation's calendar (the Julian calendar ends on 1582-10-04, the Gregorian starts on 1582-10-15: the day after 1582-10-04 is 1582-10-15)"
 
     /// `source` with every two-letter `MM`, `dd`, `HH`, `hh`, `mm` and `ss` field (outside quotes) made
     /// one letter.

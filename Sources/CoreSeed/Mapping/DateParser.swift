@@ -13,6 +13,8 @@
 ///   at `pivot`: with the default 1950, `00`…`49` → 2000…2049 and `50`…`99` → 1950…1999; with
 ///   `"pivot": 1970`, `00`…`69` → 2000…2069 and `70`…`99` → 1970…1999.
 /// - Impossible dates (31 February, 29 February 1900, month 13, hour 25, minute 60) are errors.
+/// - Dates are in Foundation's calendar, what an app shows them with: Gregorian from 1582-10-15, Julian
+///   before (so 29 February 1500 exists), and 1582-10-05 … 1582-10-14 are errors (days it does not have).
 public struct DateParser: Sendable {
     /// The default start of the two-digit-year window: `yy` maps into 1950…2049.
     public static let defaultPivot = 1950
@@ -35,6 +37,9 @@ public struct DateParser: Sendable {
 
     private let compiled: [Compiled]
     private let zone: DateZone
+    /// Reads 1582-10-05 … 1582-10-14 as Gregorian days instead of refusing them: only to tell, in a
+    /// failure's hint, that a value was refused for being one of them.
+    var readsCalendarGap = false
 
     /// - Parameters:
     ///   - inputs: patterns and built-in forms, tried in order (ISO 8601 is appended when missing).
@@ -207,11 +212,20 @@ public struct DateParser: Sendable {
             guard (1...12).contains(hour) else { return nil }
             hour = (hour == 12 ? 0 : hour) + (fields.isPM ? 12 : 0)
         }
-        guard (1...12).contains(fields.month),
-              fields.day >= 1, fields.day <= CivilTime.daysInMonth(fields.month, year: fields.year),
+        guard (1...12).contains(fields.month), fields.day >= 1,
               (0...23).contains(hour), (0...59).contains(fields.minute), (0...59).contains(fields.second)
         else { return nil }
-        let days = CivilTime.daysSinceEpoch(year: fields.year, month: fields.month, day: fields.day)
+        let days: Int64
+        if fields.year >= CivilTime.firstGregorianYear {
+            guard fields.day <= CivilTime.daysInMonth(fields.month, year: fields.year) else { return nil }
+            days = CivilTime.daysSinceEpoch(year: fields.year, month: fields.month, day: fields.day)
+        } else if let early = CivilTime.foundationDaysSinceEpoch(year: fields.year, month: fields.month, day: fields.day) {
+            days = early  // Foundation's calendar: Julian before 1582-10-15
+        } else if readsCalendarGap, fields.year == 1582, fields.month == 10, fields.day <= 14 {
+            days = CivilTime.daysSinceEpoch(year: fields.year, month: fields.month, day: fields.day)
+        } else {
+            return nil
+        }
         if let weekday = fields.weekday, weekday != CivilTime.weekday(daysSinceEpoch: days) { return nil }
         let local = days * 86_400 + Int64(hour * 3600 + fields.minute * 60 + fields.second)
         let utc = fields.offset.map { local - $0 } ?? zone.utcSeconds(fromLocal: local)

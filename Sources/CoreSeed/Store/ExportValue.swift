@@ -37,7 +37,8 @@ enum ExportValue {
         let unix = wholeSeconds + referenceOffset
         let days = unix >= 0 ? unix / 86_400 : (unix - 86_399) / 86_400
         let secondOfDay = unix - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        // Foundation's calendar (the one the build reads dates in): Julian before 1582-10-15.
+        let (year, month, day) = CivilTime.foundationCivil(fromDays: days) ?? civil(fromDays: days)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let yearText = year >= 0 && year < 10000
             ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
