@@ -52,8 +52,9 @@ import CoreSeed
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try scratch.query("Moods.sqlite", "SELECT ZID, Z_OPT, ZLATITUDE, ZNOTE FROM ZMOOD WHERE ZID < 3 ORDER BY ZID") == [
             ["1", "2", "NULL", "happy"],
-            ["2", "2", "NULL", ""],
+            ["2", "2", "NULL", "NULL"],  // NULL, not '', in a String column too
         ])
+        #expect(try scratch.query("Moods.sqlite", "SELECT typeof(ZNOTE) FROM ZMOOD WHERE ZID = 2") == [["null"]])
     }
 }
 

@@ -6,6 +6,9 @@ public struct CoercionOptions: Sendable, Equatable {
     /// Whether empty text becomes NULL (spec `"emptyIsNull"`). `nil` means the default: yes for every
     /// type but String, where `""` stays an empty string. For non-strings, text of only spaces counts as empty.
     public var emptyIsNull: Bool?
+    /// Blank text (empty, or spaces and tabs only) is NULL in every type, String included, unless
+    /// `emptyIsNull` says `false`: the entity's `"onBlank": "null"`.
+    public var blankIsNull = false
     /// Decode text as base64 for Binary and Transformable attributes (spec `"base64": true`);
     /// otherwise Binary stores the text's UTF-8 bytes.
     public var base64: Bool
@@ -21,9 +24,11 @@ public struct CoercionOptions: Sendable, Equatable {
         case list(separator: String)
     }
 
-    public init(allowsIntegralReals: Bool = false, emptyIsNull: Bool? = nil, base64: Bool = false, archive: ArchiveInput? = nil) {
+    public init(allowsIntegralReals: Bool = false, emptyIsNull: Bool? = nil, base64: Bool = false, archive: ArchiveInput? = nil,
+                blankIsNull: Bool = false) {
         self.allowsIntegralReals = allowsIntegralReals
         self.emptyIsNull = emptyIsNull
+        self.blankIsNull = blankIsNull
         self.base64 = base64
         self.archive = archive
     }

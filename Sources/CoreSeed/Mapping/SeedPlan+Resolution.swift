@@ -28,7 +28,7 @@ extension SeedPlan {
 }
 
 /// Resolves one spec; holds the caches and the join links found on the way.
-private struct PlanResolver {
+struct PlanResolver {
     let spec: SeedSpec
     let model: Model
     let layout: StoreLayout
@@ -55,13 +55,6 @@ private struct PlanResolver {
         let names = try source.openReader(relativeTo: spec.directory).fieldNames
         fieldNameCache[name] = names
         return (source, names)
-    }
-
-    func fieldIndex(_ field: String, in names: [String], source: String, context: String) throws -> Int {
-        guard let index = names.firstIndex(of: field) else {
-            throw fail("\(context): source '\(source)' has no field '\(field)'\(Suggestion.hint(for: field, in: names)) (fields: \(names.joined(separator: ", ")))")
-        }
-        return index
     }
 
     mutating func entityPlan(_ name: String) throws -> EntityPlan {
@@ -228,30 +221,14 @@ private struct PlanResolver {
                 guard let attribute = graph.lineage(entity.name).lazy.compactMap({ $0.attribute(named: attributeName) }).first else {
                     throw fail("\(context): userInfo names key attribute '\(attributeName)', which '\(entity.name)' does not have")
                 }
-                guard let field = fieldName(for: attribute, spec: entitySpec.attributes[attribute.name], names: names) else {
+                guard let field = try fieldSource(for: attribute, spec: entitySpec.attributes[attribute.name], names: names,
+                                                  context: "\(context).key")?.field else {
                     throw fail("\(context): no field feeds the key attribute '\(attribute.name)'")
                 }
                 return field
             }
         }
         return []
-    }
-
-    /// The field feeding `attribute`: the spec's, else a userInfo annotation (MagicalRecord
-    /// `mappedKeyName`, Groot `JSONKeyPath`) naming an existing field, else a field whose folded name matches.
-    func fieldName(for attribute: Attribute, spec attributeSpec: AttributeSpec?, names: [String]) -> String? {
-        fieldSource(for: attribute, spec: attributeSpec, names: names)?.field
-    }
-
-    /// ``fieldName(for:spec:names:)`` and how it was found (what `build --explain` shows).
-    func fieldSource(for attribute: Attribute, spec attributeSpec: AttributeSpec?, names: [String]) -> (field: String, origin: String)? {
-        if let field = attributeSpec?.field { return (field, "the spec") }
-        if attributeSpec?.value != nil { return nil }
-        for key in ["mappedKeyName", "JSONKeyPath"] {
-            if let field = attribute.userInfo[key], names.contains(field) { return (field, "userInfo \(key)") }
-        }
-        let folded = ASCII.foldedName(attribute.name)
-        return names.first { ASCII.foldedName($0) == folded }.map { ($0, $0 == attribute.name ? "same name" : "name match") }
     }
 
     func fill(for column: StoreLayout.Column, entity: Entity, lineage: Set<String>, spec entitySpec: EntitySpec,
@@ -286,7 +263,7 @@ private struct PlanResolver {
                 return .null
             }
             var fieldIndex: Int? = nil
-            let found = fieldSource(for: attribute, spec: attributeSpec, names: names)
+            let found = try fieldSource(for: attribute, spec: attributeSpec, names: names, context: attributeContext)
             let field = found?.field
             if let field {
                 fieldIndex = try self.fieldIndex(field, in: names, source: source, context: attributeContext)
@@ -315,7 +292,7 @@ private struct PlanResolver {
                                             pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot, borrowedFrom: borrowed)
                 let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
                                               emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false,
-                                              archive: archive)
+                                              archive: archive, blankIsNull: (entitySpec.onBlank ?? spec.onBlank) == .null)
                 coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser)
             } catch {
                 throw fail("\(attributeContext): \(error.message)")

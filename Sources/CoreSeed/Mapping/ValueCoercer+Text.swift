@@ -5,7 +5,7 @@ extension ValueCoercer {
         let text: String
         switch value {
         case .text(let string):
-            if string.isEmpty, emptyIsNull { return .null }
+            if emptyIsNull, string.isEmpty || (blankIsNull && AttributeFill.isBlank(value)) { return .null }
             text = string
         case .integer(let number):
             text = String(number)

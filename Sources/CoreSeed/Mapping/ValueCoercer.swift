@@ -41,6 +41,8 @@ public struct ValueCoercer: Sendable {
     let minimum: Bound?
     let maximum: Bound?
     let emptyIsNull: Bool
+    /// Blank String text is NULL too (``CoercionOptions/blankIsNull``).
+    let blankIsNull: Bool
     /// A Binary attribute with Allows External Storage: Core Data reads its column by the first byte
     /// (`0x01`: the bytes follow inline; anything else: a reference to a file), so every value gets
     /// the inline marker (DESIGN §4b.10).
@@ -57,7 +59,8 @@ public struct ValueCoercer: Sendable {
         } else {
             self.dateParser = try DateParser()
         }
-        self.emptyIsNull = options.emptyIsNull ?? (attribute.type != .string)
+        self.emptyIsNull = options.emptyIsNull ?? (attribute.type != .string || options.blankIsNull)
+        self.blankIsNull = options.blankIsNull && emptyIsNull
         self.storesExternalMarker = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
         func bound(_ text: String?, _ which: String) throws(FileError) -> Bound? {
             guard let text, attribute.type.isInteger || attribute.type == .string || attribute.type == .double
@@ -124,7 +127,8 @@ public struct ValueCoercer: Sendable {
     func coerceFast(_ bytes: UnsafeBufferPointer<UInt8>) -> FastValue? {
         switch type {
         case .string:
-            guard !bytes.isEmpty, minimum == nil, maximum == nil, memchr(bytes.baseAddress!, 0, bytes.count) == nil else { return nil }
+            guard !bytes.isEmpty, minimum == nil, maximum == nil, memchr(bytes.baseAddress!, 0, bytes.count) == nil,
+                  !blankIsNull || !AttributeFill.isBlank(bytes) else { return nil }
             return .sameText
         case .integer16, .integer32, .integer64:
             guard minimum == nil, maximum == nil,
