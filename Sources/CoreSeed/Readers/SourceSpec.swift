@@ -16,7 +16,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     case csv(path: String, options: CSVOptions)
     case xml(path: String, records: String, fields: [SourceField])
     /// A JSON document (`records`: the path to the record values) or, with no `records`, JSON Lines;
-    /// `fields` nil takes the first record's keys.
+    /// `fields` nil takes every key found in any record.
     case json(path: String, records: String?, fields: [SourceField]?)
 
     /// What a SQLite source reads: a whole table (rows keep their rowid) or a query's result.
@@ -52,7 +52,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         let allowed: Set<String>
         switch kind {
         case "sqlite": allowed = ["sqlite", "table", "query", "maxRows"]
-        case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim", "nullIfUnquotedEmpty"]
+        case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim", "nullIfUnquotedEmpty", "comment", "ragged"]
         case "json": allowed = ["json", "records", "fields"]
         case "jsonl": allowed = ["jsonl", "fields"]
         default: allowed = ["xml", "records", "fields"]

@@ -136,6 +136,62 @@ import Testing
         #expect(readerError { _ = try raw.nextRaw() } != nil)
     }
 
+    /// `comment`: lines that begin with it are skipped, before the header too, whatever they hold (a
+    /// lone quote, a CR line end), and records keep their own line numbers; in a small buffer too.
+    @Test(arguments: [64, 1 << 20])
+    func commentLinesAreSkipped(bufferSize: Int) throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("c.tab", "# tzdb\r\n#\na,b\n#x,\"y\n1,2\n" + String(repeating: "#" + String(repeating: "z", count: 90) + "\n", count: 3) + "3,4\n# end")
+        var options = CSVOptions()
+        options.comment = UInt8(ascii: "#")
+        let reader = try CSVReader(path: path, options: options, bufferSize: bufferSize)
+        #expect(reader.fieldNames == ["a", "b"])
+        let records = try reader.all()
+        #expect(records.map(\.values) == [[.text("1"), .text("2")], [.text("3"), .text("4")]])
+        #expect(records.map { $0.location.line } == [5, 9])
+        // Without `comment`, the first line is the header.
+        #expect(try CSVReader(path: path).fieldNames == ["# tzdb"])
+    }
+
+    /// `ragged`: a short row reads NULL for the fields it lacks, by `next()` and in place; a long one is an error.
+    @Test func raggedRowsReadNullForMissingFields() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("r.csv", "a,b,c\n1\n1,2\n1,2,3\n1,2,3,4\n")
+        var options = CSVOptions()
+        options.ragged = true
+        let reader = try CSVReader(path: path, options: options)
+        var records: [[FieldValue]] = []
+        let error = readerError { while let record = try reader.next() { records.append(record.values) } }
+        let expected: [[FieldValue]] = [[.text("1"), .null, .null], [.text("1"), .text("2"), .null], [.text("1"), .text("2"), .text("3")]]
+        #expect(records == expected)
+        #expect(error?.diagnosticLines.first == "\(path):5:1: error: row has 4 fields, expected 3 (as in the header)")
+        let raw = try CSVReader(path: path, options: options)
+        var rawRecords: [[FieldValue]] = []
+        for _ in 0..<3 {
+            #expect(try raw.nextRaw())
+            rawRecords.append((0..<3).map { raw.rawField($0).map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null })
+            #expect(try raw.currentRecord().values == rawRecords.last)
+        }
+        #expect(rawRecords == expected)
+        #expect(readerError { _ = try raw.nextRaw() } != nil)
+        // Without `ragged`, the short row is the error.
+        #expect(readerError { _ = try CSVReader(path: path).all() }?.diagnosticLines.first == "\(path):2:1: error: row has 1 field, expected 3 (as in the header)")
+    }
+
+    /// `"header": [names]`: the fields are named by the spec and the first row is data, read in place too.
+    @Test func headerAsAListNamesTheFields() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("h.tab", "1\t2\n3\n")
+        let options = try JSONDecoder().decode(SourceSpec.self, from: Data(#"{"csv": "h.tab", "delimiter": "\t", "header": ["x", "y"], "ragged": true, "comment": ";"}"#.utf8))
+        guard case .csv(_, let csv) = options else { Issue.record("not a CSV source"); return }
+        #expect(csv.names == ["x", "y"] && !csv.header && csv.ragged && csv.comment == UInt8(ascii: ";"))
+        let reader = try CSVReader(path: path, options: csv)
+        #expect(reader.fieldNames == ["x", "y"])
+        #expect(reader.readsRaw)
+        #expect(try reader.all().map(\.values) == [[.text("1"), .text("2")], [.text("3"), .null]])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SourceSpec.self, from: Data(#"{"csv": "h.tab", "header": ["x", "x"]}"#.utf8)) }
+    }
+
     // MARK: errors
 
     func expectError(_ name: String, _ bytes: [UInt8], options: CSVOptions = CSVOptions(),

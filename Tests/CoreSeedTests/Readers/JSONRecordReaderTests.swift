@@ -43,17 +43,28 @@ import Testing
         ])
     }
 
-    @Test func withoutFieldsTheFirstRecordsKeysAreTheFields() throws {
-        let reader = try Self.reader("[{\"id\": 1, \"geo\": {\"lat\": 2, \"lon\": 3}, \"rows\": [{\"a\": 1}]}, {\"id\": 2}]", records: "/*")
-        #expect(reader.fieldNames == ["id", "geo.lat", "geo.lon"])
-        #expect(try reader.all().map(\.values) == [[.integer(1), .integer(2), .integer(3)], [.integer(2), .null, .null]])
+    /// Every record's keys, in the order they first appear: `note` and `geo.alt` only in the second record.
+    @Test func withoutFieldsEveryRecordsKeysAreTheFields() throws {
+        let text = "[{\"id\": 1, \"geo\": {\"lat\": 2, \"lon\": 3}, \"rows\": [{\"a\": 1}]}, {\"id\": 2, \"note\": \"x\", \"geo\": {\"alt\": [9]}}, {\"id\": 3}]"
+        let reader = try Self.reader(text, records: "/*")
+        #expect(reader.fieldNames == ["id", "geo.lat", "geo.lon", "note", "geo.alt"])
+        let expected: [[FieldValue]] = [[.integer(1), .integer(2), .integer(3), .null, .null],
+                                        [.integer(2), .null, .null, .text("x"), .list([.integer(9)])],
+                                        [.integer(3), .null, .null, .null, .null]]
+        #expect(try reader.all().map(\.values) == expected)
+        // The build's in-place path reads the same.
+        let raw = try Self.reader(text, records: "/*")
+        #expect(raw.readsRaw)
+        var records: [[FieldValue]] = []
+        while try raw.nextRaw() { records.append(try raw.currentRecord().values) }
+        #expect(records == expected)
     }
 
     @Test func jsonLinesReadsOneValuePerLine() throws {
         let reader = try Self.reader("{\"id\": 1}\n\n{\"id\": 2, \"x\": \"é\\u00e9\\ud83c\\udfe6\"}\n", records: nil)
-        #expect(reader.fieldNames == ["id"])
+        #expect(reader.fieldNames == ["id", "x"])
         let records = try reader.all()
-        #expect(records.map(\.values) == [[.integer(1)], [.integer(2)]])
+        #expect(records.map(\.values) == [[.integer(1), .null], [.integer(2), .text("éé🏦")]])
         #expect(records[1].location.description == "in.json:3:1")
     }
 

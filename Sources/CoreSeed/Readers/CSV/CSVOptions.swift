@@ -13,6 +13,14 @@ public struct CSVOptions: Sendable, Equatable {
     /// An unquoted empty field is NULL and a quoted one (`""`) the empty string, as PostgreSQL's
     /// CSV format has it; otherwise every empty field is the empty string.
     public var nullIfUnquotedEmpty = false
+    /// Lines that begin with this byte are skipped (spec `"comment": "#"`), before the header too.
+    public var comment: UInt8?
+    /// A row with fewer fields than the header reads NULL for the missing ones (spec `"ragged": true`);
+    /// a row with more stays an error.
+    public var ragged = false
+    /// The field names when the spec gives them (`"header": ["codes", "TZ"]`): the file has no header
+    /// row and its rows have this many fields (`header` is false).
+    public var names: [String]?
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), header: Bool = true,
                 encoding: CSVEncoding = .utf8, trim: CSVTrim = .none) {
@@ -35,7 +43,26 @@ public struct CSVOptions: Sendable, Equatable {
                 forKey: .init("quote"), in: container,
                 debugDescription: "delimiter and quote must differ and not be a line break")
         }
-        header = try container.decodeIfPresent(Bool.self, forKey: .init("header")) ?? true
+        if let names = try? container.decodeIfPresent([String].self, forKey: .init("header")) {
+            guard !names.isEmpty, Set(names).count == names.count else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .init("header"), in: container,
+                    debugDescription: "a header given as a list names each field once: [\(names.map { "\"\($0)\"" }.joined(separator: ", "))]")
+            }
+            self.names = names
+            header = false
+        } else {
+            header = try container.decodeIfPresent(Bool.self, forKey: .init("header")) ?? true
+        }
+        if let text = try container.decodeIfPresent(String.self, forKey: .init("comment")) {
+            comment = try Self.singleByte(text, key: "comment", in: container)
+            if comment == quote || comment == delimiter || [10, 13].contains(comment!) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .init("comment"), in: container,
+                    debugDescription: "comment must differ from the delimiter and the quote and not be a line break")
+            }
+        }
+        ragged = try container.decodeIfPresent(Bool.self, forKey: .init("ragged")) ?? false
         nullIfUnquotedEmpty = try container.decodeIfPresent(Bool.self, forKey: .init("nullIfUnquotedEmpty")) ?? false
         if let name = try container.decodeIfPresent(String.self, forKey: .init("encoding")) {
             guard let value = CSVEncoding(name: name) else {

@@ -17,6 +17,8 @@ public final class CSVReader: RecordReader, ProjectableReader {
     static let hasDoubledQuotes: UInt8 = 1
     static let hasNonASCII: UInt8 = 2
     static let wasQuoted: UInt8 = 4
+    /// A field a short row does not have (`ragged`): NULL.
+    static let isMissing: UInt8 = 8
     /// The longest record accepted, in UTF-8 bytes.
     public static let maximumRecordSize = 64 << 20
 
@@ -71,6 +73,12 @@ public final class CSVReader: RecordReader, ProjectableReader {
         capacity = max(bufferSize, 64)
         buffer = .allocate(capacity: capacity)
         fields = .allocate(capacity: fieldCapacity)
+        if let names = options.names {
+            // The spec names the fields: the first row is data, read like every other.
+            fieldNames = names
+            expectedCount = names.count
+            return
+        }
         guard let first = try nextFields(trimming: options.header ? options.trim.trimsHeader : options.trim.trimsValues) else {
             if options.header { throw ReaderError(.emptyFile, at: SourceLocation(file: path, line: 1, column: 1)) }
             finished = true
@@ -116,13 +124,13 @@ public final class CSVReader: RecordReader, ProjectableReader {
         }
         if finished { return nil }
         do throws(ReaderError) {
-            guard let values = try nextFields(trimming: options.trim.trimsValues) else {
+            guard var values = try nextFields(trimming: options.trim.trimsValues) else {
                 finished = true
                 return nil
             }
             if fieldCount != expectedCount {
-                throw ReaderError(.fieldCount(found: fieldCount, expected: expectedCount, fromHeader: options.header),
-                                  at: SourceLocation(file: path, line: recordLine, column: 1))
+                try fitFieldCount()
+                values += repeatElement(.null, count: fieldCount - values.count)
             }
             let record = makeRecord(values)
             advance()
@@ -131,6 +139,20 @@ public final class CSVReader: RecordReader, ProjectableReader {
             failure = error
             throw error
         }
+    }
+
+    /// A row with another field count than the header's: with `ragged`, a short one gets its missing
+    /// fields (NULL); otherwise, or when it is long, an error.
+    private func fitFieldCount() throws(ReaderError) {
+        guard options.ragged, fieldCount < expectedCount else {
+            throw ReaderError(.fieldCount(found: fieldCount, expected: expectedCount, fromHeader: options.header || options.names != nil),
+                              at: SourceLocation(file: path, line: recordLine, column: 1))
+        }
+        var table = FieldTable(fields: fields, capacity: fieldCapacity, count: fieldCount)
+        while table.count < expectedCount { table.append(start: 0, end: 0, flags: Self.isMissing, column: 0) }
+        fields = table.fields
+        fieldCapacity = table.capacity
+        fieldCount = table.count
     }
 
     private func makeRecord(_ values: [FieldValue]) -> Record {
@@ -160,6 +182,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
 
     /// Scans the next record (reading more as needed) into `fields`; false at the end.
     private func scanNext(trimming: Bool) throws(ReaderError) -> Bool {
+        if let comment = options.comment { try skipCommentLines(comment) }
         while true {
             switch scanRecord(trimming: trimming) {
             case .record(let next, let lines):
@@ -178,6 +201,31 @@ public final class CSVReader: RecordReader, ProjectableReader {
                 }
                 try readMore()
             }
+        }
+    }
+
+    /// Moves `start` past the lines that begin with `comment` (reading more as needed).
+    private func skipCommentLines(_ comment: UInt8) throws(ReaderError) {
+        while sourceFailure == nil {
+            if start == end {
+                if eof { return }
+                try readMore()
+                continue
+            }
+            guard buffer[start] == comment else { return }
+            var i = start
+            while i < end && buffer[i] != 10 && buffer[i] != 13 { i += 1 }
+            if i == end || (buffer[i] == 13 && i + 1 == end) {
+                if eof {
+                    start = end
+                    return
+                }
+                try readMore()
+                continue
+            }
+            if buffer[i] == 13 && buffer[i + 1] == 10 { i += 1 }
+            start = i + 1
+            recordLine += 1
         }
     }
 
@@ -236,7 +284,7 @@ public final class CSVReader: RecordReader, ProjectableReader {
             let from = span.start, to = span.end, flags = span.flags
             if let wanted, index < wanted.count, !wanted[index] {
                 values.append(.null)
-            } else if from == to && nullIfUnquotedEmpty && flags & Self.wasQuoted == 0 {
+            } else if from == to && (flags & Self.isMissing != 0 || (nullIfUnquotedEmpty && flags & Self.wasQuoted == 0)) {
                 values.append(.null)
             } else if flags & Self.hasDoubledQuotes != 0 {
                 values.append(.text(unescapedString(from: from, to: to)))
@@ -283,8 +331,8 @@ public final class CSVReader: RecordReader, ProjectableReader {
 /// asked for — for a message, or a value the fast path leaves to the general one.
 extension CSVReader: FieldViewReader {
     /// Whether ``nextRaw()`` may be used: from the first record on, with a header row (without one, the
-    /// first record was read to count the fields and is handed out by `next()`).
-    var readsRaw: Bool { options.header && rawState == .notStarted }
+    /// first record was read to count the fields and is handed out by `next()`), or with the spec's names.
+    var readsRaw: Bool { (options.header || options.names != nil) && rawState == .notStarted }
 
     /// Moves to the next record; false at the end. Its fields stay readable through ``rawField(_:)``
     /// and ``currentRecord()`` until the next call. Not to be mixed with `next()`.
@@ -299,10 +347,7 @@ extension CSVReader: FieldViewReader {
                 return false
             }
             try validateFields()
-            if fieldCount != expectedCount {
-                throw ReaderError(.fieldCount(found: fieldCount, expected: expectedCount, fromHeader: options.header),
-                                  at: SourceLocation(file: path, line: recordLine, column: 1))
-            }
+            if fieldCount != expectedCount { try fitFieldCount() }
             rawState = .onRecord
             return true
         } catch {
@@ -317,7 +362,8 @@ extension CSVReader: FieldViewReader {
     /// SAFETY: a view of `buffer` or `scratch`, valid until the next `nextRaw()` or `rawField`; the build reads each at once.
     func rawField(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
         let span = fields[index]
-        if span.start == span.end && options.nullIfUnquotedEmpty && span.flags & Self.wasQuoted == 0 { return nil }
+        if span.start == span.end
+            && (span.flags & Self.isMissing != 0 || (options.nullIfUnquotedEmpty && span.flags & Self.wasQuoted == 0)) { return nil }
         guard span.flags & Self.hasDoubledQuotes != 0 else {
             return UnsafeBufferPointer(start: buffer + span.start, count: span.end - span.start)
         }

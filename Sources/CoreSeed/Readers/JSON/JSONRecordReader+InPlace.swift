@@ -8,11 +8,6 @@ extension JSONRecordReader: FieldViewReader {
     var readsRaw: Bool { direct != nil }
 
     func nextRaw() throws(ReaderError) -> Bool {
-        if let pending {
-            self.pending = nil
-            raw.load(pending)
-            return true
-        }
         guard let direct, let level = try moveToNextRecord() else { return false }
         try raw.read(from: scanner, direct: direct, names: fieldNames)
         if segments == nil { try endLine() }
@@ -91,16 +86,6 @@ final class JSONRawRecord {
         case .text(let string): slots[field] = append(Array(string.utf8))
         case .real, .blob, .list: slots[field] = .list(value)
         }
-    }
-
-    /// Takes a record read already (the first one, when it named the fields).
-    func load(_ record: Record) {
-        slots = Array(repeating: .null, count: record.values.count)
-        textCount = 0
-        for (field, value) in record.values.enumerated() { store(value, field: field) }
-        lines = record.fieldLines ?? Array(repeating: 0, count: record.values.count)
-        columns = record.fieldColumns ?? Array(repeating: 0, count: record.values.count)
-        (line, column) = (record.location.line ?? 0, record.location.column ?? 0)
     }
 
     /// Reads the record at the scanner's cursor into the slots.

@@ -6,8 +6,8 @@
 /// `address.city`, `tags[0]`, `tags` (an array: a list, feeding a to-many relationship), `lines[].sku`
 /// (one value per element), `#` (the 1-based position among the records), `$key` (the member's key
 /// when records are an object's values), and `../name`, `../#`, `../$key` for the enclosing record of
-/// a nested path (its members that come before the nested array). Without `fields`, the first record's
-/// keys are the fields (nested objects as `a.b`). Numbers keep their text unless they are integers.
+/// a nested path (its members that come before the nested array). Without `fields`, every key of any
+/// record is a field (nested objects as `a.b`; ``keysOfEveryRecord(path:file:records:)``). Numbers keep their text unless they are integers.
 ///
 /// Its mutable properties are `@exclusivity(unchecked)`: the reader is used from one thread and no
 /// method of it is re-entered, so Swift's run-time exclusivity checks (a thread-local look-up on every
@@ -27,8 +27,6 @@ final class JSONRecordReader: RecordReader {
     @exclusivity(unchecked) private(set) var direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]]?
     @exclusivity(unchecked) private var frames: [Frame] = []
     @exclusivity(unchecked) private var started = false
-    /// The first record, read to learn the fields when the spec names none.
-    @exclusivity(unchecked) var pending: Record?
 
     private enum Frame {
         /// Inside an object, looking for member `segment`; `level`: the `*` whose element it is (its
@@ -59,14 +57,12 @@ final class JSONRecordReader: RecordReader {
             }
             fieldNames = fields.map(\.name)
             direct = JSONRecordReader.directPlan(self.fields)
-        } else if let first = try nextNode() {
-            // The first record's keys: it is read now and kept for `next()`.
-            var names: [String] = []
-            JSONRecordReader.flatten(first.node, prefix: "", into: &names)
+        } else {
+            // Every record's keys, from a key pass over the file (JSONRecordReader+Keys).
+            let names = try JSONRecordReader.keysOfEveryRecord(path: path, file: file, records: records)
             self.fields = names.map { name in JSONFieldPath(steps: name.split(separator: ".").map { .key(String($0)) }) }
             fieldNames = names
             direct = JSONRecordReader.directPlan(self.fields)
-            pending = try record(first.node, key: first.key, level: first.level)
         }
     }
 
@@ -79,25 +75,7 @@ final class JSONRecordReader: RecordReader {
         return nil
     }
 
-    /// Field names for a record: its keys, nested objects' keys as `a.b`.
-    private static func flatten(_ node: JSONNode, prefix: String, into names: inout [String]) {
-        guard case .object(let members) = node.value else { return }
-        for (key, child) in members {
-            if case .object(let inner) = child.value, !inner.isEmpty {
-                flatten(child, prefix: prefix + key + ".", into: &names)
-            } else if case .array(let elements) = child.value, elements.contains(where: { if case .object = $0.value { true } else { false } }) {
-                continue  // objects in an array are reached by a path such as "lines[].sku"
-            } else {
-                names.append(prefix + key)
-            }
-        }
-    }
-
     func next() throws(ReaderError) -> Record? {
-        if let pending {
-            self.pending = nil
-            return pending
-        }
         guard let found = try nextNode() else { return nil }
         return try record(found.node, key: found.key, level: found.level)
     }
