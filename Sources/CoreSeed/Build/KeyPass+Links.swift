@@ -261,7 +261,8 @@ extension KeyPass {
                     if link.onUnresolved == .error {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.keyFields.first, field: link.keyFieldName, entity: link.entity,
                                                 attribute: link.relationship.name,
-                                                failure: .unresolvedKey(sourceKey.map(NaturalKey.display) ?? "", destination: link.entity)))
+                                                failure: .unresolvedKey(sourceKey.map(NaturalKey.display) ?? "", destination: link.entity,
+                                                                        note: normalizationNote(sourceKey, sources))))
                     }
                     continue
                 }
@@ -271,7 +272,8 @@ extension KeyPass {
                         try rejections.reject(Rejections.mappingError(record, fieldIndex: link.destinationKeyFields.first, field: link.destinationKeyFieldName,
                                                 entity: link.entity, attribute: link.relationship.name,
                                                 failure: .unresolvedKey(targetKey.map(NaturalKey.display) ?? "",
-                                                                        destination: link.relationship.destinationEntity)))
+                                                                        destination: link.relationship.destinationEntity,
+                                                                        note: normalizationNote(targetKey, targets))))
                     }
                     continue
                 }

@@ -24,7 +24,9 @@ extension KeyPass {
                 states[index].rejected += 1
                 guard let (record, sourceIndex) = located[ordinal] else { continue }
                 for (linkIndex, position) in found[ordinal]! {
-                    try rejections.reject(Rejections.unresolved(record, entity: entity, sourceIndex: sourceIndex, link: linkIndex, position: position))
+                    try rejections.reject(Rejections.unresolved(record, entity: entity, sourceIndex: sourceIndex, link: linkIndex, position: position) {
+                        normalizationNote($0, candidates(for: $1))
+                    })
                 }
                 if entity.hasKey, let key = NaturalKey.key(record.values, at: entity.sources[sourceIndex].keyFields) {
                     rejectedKeys[index, default: [:]][LinkKey(key)] = (record.location, key)
@@ -45,13 +47,16 @@ extension KeyPass {
 extension Rejections {
     /// The error for key `position` of field link `link` of `record` (of `entity`'s source `sourceIndex`),
     /// which matches no row; the key's text comes from the record (the maps keep fingerprints only).
-    static func unresolved(_ record: Record, entity: EntityPlan, sourceIndex: Int, link linkIndex: Int, position: Int) -> MappingError {
+    /// `note` gives the note on a key of a relationship to a destination (``KeyNormalization``).
+    static func unresolved(_ record: Record, entity: EntityPlan, sourceIndex: Int, link linkIndex: Int, position: Int,
+                           note: (_ key: String, _ destination: String) -> String? = { _, _ in nil }) -> MappingError {
         let link = entity.fieldLinks[linkIndex]
         let fields = entity.sources[sourceIndex].linkFields[linkIndex]
         let keys = fields.count == 1 ? NaturalKey.keys(record.values[fields[0]], separator: link.separator)
                                      : [NaturalKey.key(record.values, at: fields)].compactMap { $0 }
         let key = position < keys.count ? keys[position] : ""
         return mappingError(record, fieldIndex: fields.first, field: link.fieldName, entity: entity.name, attribute: link.relationship.name,
-                            failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity))
+                            failure: .unresolvedKey(NaturalKey.display(key), destination: link.relationship.destinationEntity,
+                                                    note: note(key, link.relationship.destinationEntity)))
     }
 }

@@ -28,6 +28,8 @@ struct RowProducer: Sendable {
     var rejections: Rejections
     /// Where values above an attribute's `externalAbove` go (nil: a dry run, every value stays inline).
     var externalData: ExternalDataFolder?
+    /// The key maps, for what an unresolved key's message notes (nil when no key is unresolved).
+    var knownKeys: KnownKeys?
     /// Per entity: rows inserted, and stored rows the input matched with nothing to update.
     fileprivate(set) var produced: [Int]
     fileprivate(set) var unchanged: [Int]
@@ -65,6 +67,7 @@ struct RowProducer: Sendable {
         let toOneOrders: [[Int64]]
         let unresolved: [Int32: [(link: Int, position: Int)]]
         let hasUnresolved: Bool
+        let knownKeys: KnownKeys?
         let slots: [BuildPlan.SlotSource]?
         /// Its inserts leave `Z_PK` out (SQLite numbers the rows as they come).
         let numberedByInsertion: Bool
@@ -112,7 +115,7 @@ struct RowProducer: Sendable {
                                   insert: producer.statements.insert[index], updates: producer.statements.update[index], primaryKeys: rows.primaryKeys,
                                   matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
                                   toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
-                                  hasUnresolved: !rows.unresolved.isEmpty, slots: rows.slots,
+                                  hasUnresolved: !rows.unresolved.isEmpty, knownKeys: producer.knownKeys, slots: rows.slots,
                                   numberedByInsertion: producer.statements.numberedByInsertion[index],
                                   keepsBlanks: mapping.entities[index].keepsBlanks,
                                   checksUniqueness: !mapping.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun),
@@ -187,7 +190,7 @@ struct RowProducer: Sendable {
         let primaryKey = cursor.slots == nil ? cursor.primaryKeys[ordinal] : Int64(ordinal + 1)
         guard primaryKey != 0 else { return }
         if cursor.hasUnresolved {
-            try reportUnresolved(try record.record(), plan: plan, unresolved: cursor.unresolved, ordinal: ordinal,
+            try reportUnresolved(try record.record(), plan: plan, unresolved: cursor.unresolved, knownKeys: cursor.knownKeys, ordinal: ordinal,
                                  entityIndex: cursor.entityIndex, sourceIndex: sourceIndex, rejections: &rejections)
         }
         if !cursor.matched.isEmpty, cursor.matched[ordinal] != 0 {
@@ -209,12 +212,14 @@ struct RowProducer: Sendable {
         cursor.produced += 1
     }
 
-    private static func reportUnresolved(_ record: Record, plan: BuildPlan, unresolved: [Int32: [(link: Int, position: Int)]],
+    private static func reportUnresolved(_ record: Record, plan: BuildPlan, unresolved: [Int32: [(link: Int, position: Int)]], knownKeys: KnownKeys?,
                                          ordinal: Int, entityIndex: Int, sourceIndex: Int, rejections: inout Rejections) throws {
         guard let pending = unresolved[Int32(ordinal)] else { return }
         let entity = plan.mapping.entities[entityIndex]
         for (linkIndex, position) in pending {
-            try rejections.reject(Rejections.unresolved(record, entity: entity, sourceIndex: sourceIndex, link: linkIndex, position: position))
+            try rejections.reject(Rejections.unresolved(record, entity: entity, sourceIndex: sourceIndex, link: linkIndex, position: position) {
+                knownKeys?.note(for: $0, destination: $1)
+            })
         }
     }
 

@@ -168,6 +168,7 @@ public enum SeedBuild {
         let indexes = rows?.prepared.indexes ?? RowStatements.Indexes.unwritten(mapping)
         var producer = RowProducer(plan: plan, entities: entities, statements: indexes, rejections: keys.rejections)
         producer.externalData = rows?.writer.externalData
+        producer.knownKeys = KnownKeys(&keys)
         entities = []  // the producer holds the only copy now
         let progress = options.progress.map { report in
             RowProgress(report: report, verb: rows == nil ? "checking rows" : "writing rows",

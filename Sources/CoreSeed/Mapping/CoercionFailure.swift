@@ -27,6 +27,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
         case unsupported
         /// `matches no <expected> key` (a relationship key with no destination row).
         case unresolvedKey
+        /// `matches no <expected> key; <note>` (its other Unicode normalization form exists).
+        case unresolvedKeyNoted(String)
         /// `repeats a <expected> key first seen at <location>`.
         case duplicateKey(firstSeen: String)
         /// The record's relationship points at a record that was rejected: it is left out too.
@@ -60,8 +62,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
     }
 
     /// A relationship key that matches no row of `destination`.
-    static func unresolvedKey(_ key: String, destination: String) -> CoercionFailure {
-        CoercionFailure(.unresolvedKey, expected: destination, seen: .text(key))
+    static func unresolvedKey(_ key: String, destination: String, note: String? = nil) -> CoercionFailure {
+        CoercionFailure(note.map { .unresolvedKeyNoted($0) } ?? .unresolvedKey, expected: destination, seen: .text(key))
     }
 
     /// A key already used by an earlier record of `entity`.
@@ -140,6 +142,8 @@ public struct CoercionFailure: Error, Sendable, Equatable {
             return "\(subject) cannot be stored in \(CoercionFailure.article(expected)) \(expected) attribute"
         case .unresolvedKey:
             return "\(subject) matches no \(expected) key"
+        case .unresolvedKeyNoted(let note):
+            return "\(subject) matches no \(expected) key; \(note)"
         case .duplicateKey(let firstSeen):
             return "\(subject) repeats \(CoercionFailure.article(expected)) \(expected) key first seen at \(firstSeen)"
         case .required:
