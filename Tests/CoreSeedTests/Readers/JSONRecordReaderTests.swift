@@ -60,6 +60,27 @@ import Testing
         #expect(records == expected)
     }
 
+    /// The key pass skips records of known keys in one pass over the buffer and reads the others in
+    /// full: a key first seen in record 700 of 1000 (after keys in another order, escapes, nesting) is a field.
+    @Test func theKeyPassFindsAKeyFirstSeenLate() throws {
+        var lines: [String] = []
+        for i in 1...1000 {
+            switch i {
+            case 300: lines.append("{\"b\": \"x\\\"y\", \"a\": \(i)}")
+            case 500: lines.append("{\"a\": \(i), \"geo\": {\"lat\": 1}}")
+            case 700: lines.append("{\"a\": \(i),\n \"late\": null, \"b\": true}")
+            default: lines.append("{\"a\": \(i), \"b\": \"t\\u00e9 \(i)\"}".replacingOccurrences(of: "\\u00e9", with: i % 2 == 0 ? "é" : "e"))
+            }
+        }
+        let reader = try Self.reader("[" + lines.joined(separator: ",\n") + "]", records: "/*")
+        #expect(reader.fieldNames == ["a", "b", "geo.lat", "late"])
+        let records = try reader.all()
+        #expect(records.count == 1000)
+        #expect(records[699].values == [.integer(700), .text("true"), .null, .null])
+        #expect(records[299].values == [.integer(300), .text("x\"y"), .null, .null])
+        #expect(records[999].location.line == 1001)
+    }
+
     @Test func jsonLinesReadsOneValuePerLine() throws {
         let reader = try Self.reader("{\"id\": 1}\n\n{\"id\": 2, \"x\": \"é\\u00e9\\ud83c\\udfe6\"}\n", records: nil)
         #expect(reader.fieldNames == ["id", "x"])

@@ -14,12 +14,89 @@ extension JSONRecordReader {
         let probe = try JSONRecordReader(path: path, file: file, records: records, fields: [])
         var names: [String] = []
         var seen = Set<String>()
+        var flat: [[UInt8]] = []  // the names that are top-level keys with plain values
         while try probe.moveToNextRecord() != nil {
-            try probe.collectKeys(prefix: "", depth: 0, into: &names, seen: &seen, isRecord: true)
+            try probe.scanner.skipSpace()
+            // Most records have keys seen already and plain values: skipped in one pass over the buffer.
+            let skipped = probe.scanner.readAhead { bytes, line, lineStart, offset in
+                JSONRecordReader.skipRecordOfKnownKeys(bytes, known: flat, line, lineStart, offset)
+            }
+            if !skipped {
+                let count = names.count
+                try probe.collectKeys(prefix: "", depth: 0, into: &names, seen: &seen, isRecord: true)
+                if names.count != count { flat = names.filter { !$0.contains(".") }.map { Array($0.utf8) } }
+            }
             if probe.segments == nil { try probe.endLine() }
         }
         if let identity { keyCache.store(names, for: identity) }
         return names
+    }
+
+    /// The length of the object at the start of `bytes` (and the lines it passed) when it is wholly
+    /// there, its keys are ASCII without escapes and all in `known`, and its values are strings without
+    /// escapes, numbers, `true`, `false` or `null`; nil for anything else, which the general path reads
+    /// (and checks: this pass only finds names, the reading pass refuses what is wrong).
+    /// SAFETY: `bytes` is the scanner's buffer inside its `readAhead`; nothing is kept.
+    static func skipRecordOfKnownKeys(_ bytes: UnsafeBufferPointer<UInt8>, known: [[UInt8]], _ startLine: Int, _ startLineStart: Int,
+                                      _ offset: Int) -> (taken: Int, line: Int, lineStart: Int)? {
+        let n = bytes.count
+        guard n > 0, bytes[0] == UInt8(ascii: "{"), let base = bytes.baseAddress, !known.isEmpty else { return nil }
+        var i = 1, line = startLine, lineStart = startLineStart, position = 0
+        func space() {
+            while i < n {
+                let byte = bytes[i]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                    i += 1
+                } else if byte == 0x0A {
+                    i += 1
+                    line += 1
+                    lineStart = offset + i
+                } else {
+                    return
+                }
+            }
+        }
+        func isKnown(_ start: Int, _ count: Int) -> Bool {
+            // The key at the same position as in the previous record first, then any.
+            // SAFETY: both views are compared inside this call; `count > 0` makes `baseAddress` non-nil.
+            func same(_ name: [UInt8]) -> Bool {
+                name.count == count && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, base + start, count) == 0 }
+            }
+            if position < known.count, same(known[position]) { return true }
+            return count > 0 && known.contains(where: same)
+        }
+        space()
+        while true {
+            space()
+            guard i < n, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            let keyStart = i + 1
+            var j = keyStart
+            while j < n, bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: "\\"), bytes[j] >= 0x20, bytes[j] < 0x80 { j += 1 }
+            guard j < n, bytes[j] == UInt8(ascii: "\""), isKnown(keyStart, j - keyStart) else { return nil }
+            position += 1
+            i = j + 1
+            space()
+            guard i < n, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            space()
+            guard i < n else { return nil }
+            if bytes[i] == UInt8(ascii: "\"") {
+                i += 1
+                while i < n, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+                guard i < n, bytes[i] == UInt8(ascii: "\"") else { return nil }
+                i += 1
+            } else {
+                let start = i
+                while i < n, bytes[i] > 0x20, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}"), bytes[i] != UInt8(ascii: "{"),
+                      bytes[i] != UInt8(ascii: "["), bytes[i] != UInt8(ascii: "]"), bytes[i] != UInt8(ascii: "\"") { i += 1 }
+                guard i > start, i < n else { return nil }
+            }
+            space()
+            guard i < n else { return nil }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { return (i + 1, line, lineStart) }
+            return nil
+        }
     }
 
     /// Reads the value at the cursor, adding the names ``flatten`` would give it: a non-empty object's
