@@ -175,20 +175,7 @@ final class JSONRawRecord {
         guard n > 0, bytes[0] == UInt8(ascii: "{"), let base = bytes.baseAddress else { return nil }
         var i = 1, line = startLine, lineStart = startLineStart
         keySpans.removeAll(keepingCapacity: true)
-        func space() {
-            while i < n {
-                let byte = bytes[i]
-                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
-                    i += 1
-                } else if byte == 0x0A {
-                    i += 1
-                    line += 1
-                    lineStart = offset + i
-                } else {
-                    return
-                }
-            }
-        }
+        func space() { JSONRawRecord.skipSpace(bytes, &i, &line, &lineStart, offset) }
         space()
         if i < n, bytes[i] == UInt8(ascii: "}") { return (i + 1, line, lineStart) }
         while true {
@@ -260,6 +247,26 @@ final class JSONRawRecord {
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
             if bytes[i] == UInt8(ascii: "}") { return (i + 1, line, lineStart) }
             return nil
+        }
+    }
+
+    /// Moves `i` past spaces, tabs, CRs and line feeds in `bytes` (the buffer from file offset
+    /// `offset`), counting lines: what the in-place readers skip between tokens.
+    /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
+    @inline(__always)
+    static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ line: inout Int, _ lineStart: inout Int, _ offset: Int) {
+        let n = bytes.count
+        while i < n {
+            let byte = bytes[i]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                i += 1
+            } else if byte == 0x0A {
+                i += 1
+                line += 1
+                lineStart = offset + i
+            } else {
+                return
+            }
         }
     }
 

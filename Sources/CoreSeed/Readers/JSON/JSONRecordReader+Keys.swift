@@ -42,20 +42,7 @@ extension JSONRecordReader {
         let n = bytes.count
         guard n > 0, bytes[0] == UInt8(ascii: "{"), let base = bytes.baseAddress, !known.isEmpty else { return nil }
         var i = 1, line = startLine, lineStart = startLineStart, position = 0
-        func space() {
-            while i < n {
-                let byte = bytes[i]
-                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
-                    i += 1
-                } else if byte == 0x0A {
-                    i += 1
-                    line += 1
-                    lineStart = offset + i
-                } else {
-                    return
-                }
-            }
-        }
+        func space() { JSONRawRecord.skipSpace(bytes, &i, &line, &lineStart, offset) }
         func isKnown(_ start: Int, _ count: Int) -> Bool {
             // The key at the same position as in the previous record first, then any.
             // SAFETY: both views are compared inside this call; `count > 0` makes `baseAddress` non-nil.
