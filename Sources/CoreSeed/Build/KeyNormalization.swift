@@ -42,13 +42,13 @@ struct KnownKeys: @unchecked Sendable {
     /// The note on an unresolved `key` of a relationship to `destination`.
     func note(for key: String, destination: String) -> String? {
         guard let candidates = candidates[destination] else { return nil }
-        return KeyNormalization.note(for: key) { pass.lookup(candidates, LinkKey($0)) != nil }
+        return KeyNormalization.note(for: key) { (try? pass.lookup(candidates, LinkKey($0))) != nil }
     }
 }
 
 extension KeyPass {
     /// ``KeyNormalization/note(for:exists:)`` of `key` among the keys of `candidates`.
     func normalizationNote(_ key: String?, _ candidates: [Int]) -> String? {
-        key.flatMap { key in KeyNormalization.note(for: key) { lookup(candidates, LinkKey($0)) != nil } }
+        key.flatMap { key in KeyNormalization.note(for: key) { (try? lookup(candidates, LinkKey($0))) != nil } }
     }
 }
