@@ -15,6 +15,7 @@ extension ModelVersions {
         guard FileManager.default.fileExists(atPath: path) else {
             throw FileError(.unreadableInput, path: path, message: "no model at this path")
         }
+        try FileError.refuseIrregular(path, role: "the model", folderAllowed: true)  // before its first bytes are read
         switch kind(ofPath: path) {
         case .store: return try loadStore(path: path)
         case .compiledModel: return try loadCompiledModel(path: path)
