@@ -26,7 +26,7 @@ spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift Sources/CoreSeed/Readers
 model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/Support/FileError.swift Sources/CoreSeed/Support/Diagnosable.swift -I Sources/CCrypto)
 plist_sources=("${model_sources[@]}" Sources/CoreSeed/Archive/*.swift Sources/CoreSeed/Store/PropertyListValue.swift
-               Sources/CoreSeed/Store/BinaryPropertyListWriter.swift Sources/CoreSeed/Store/StoreMetadata.swift
+               Sources/CoreSeed/Store/BinaryPropertyListWriter.swift Sources/CoreSeed/Store/StoreMetadata.swift Sources/CoreSeed/Store/StoreModelCache.swift
                Sources/CoreSeed/Support/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift -I Sources/CZlib -I Sources/CSQLite)
 targets=("${@:-csv xml sqlite json spec model plist}")
 for name in ${targets[@]}; do
