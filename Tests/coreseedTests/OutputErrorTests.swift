@@ -66,4 +66,22 @@ import Testing
         #expect(result.status == 74)
         #expect(result.stderr == "error: cannot write to standard output: Broken pipe\n")
     }
+
+    /// An output path that is a folder is refused before the build reads a record (issue 24, item 14:
+    /// it used to be found only when the finished store was moved into place; a report path that is
+    /// a folder was refused up front already).
+    @Test(arguments: [["--output", "out.sqlite"], ["--output", "x.sqlite", "--report", "out.sqlite"]])
+    func anOutputThatIsAFolderIsRefusedUpFront(_ extra: [String]) throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("out.sqlite/keep"), withIntermediateDirectories: true)
+        let spec = FileManager.default.currentDirectoryPath + "/Inputs/seed.json"
+        let result = try BinaryRunner.run(["build", spec] + extra, in: scratch.url)
+        let what = extra.contains("--report") ? "report" : "output"
+        #expect(result.status != 0)
+        #expect(result.stderr == (what == "output"
+            ? "out.sqlite: error: the output is a folder; name a file (for example out.sqlite/NAME.sqlite for a store), or remove the folder\n"
+            : "out.sqlite: error: cannot write the report: Is a directory; nothing was built\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["out.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("out.sqlite")) == ["keep"])
+    }
 }

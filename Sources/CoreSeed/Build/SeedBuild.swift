@@ -92,7 +92,10 @@ public enum SeedBuild {
         if let into = options.into, options.output != nil, FileIdentity.sameFile(into, written) {
             throw FileError(.badRequest, path: written, message: "--output names the --into store; leave --output out to update it in place")
         }
-        if !options.dryRun { try spec.refuseOverwritingInputs(written, as: "output", also: options.output == nil ? [] : updatedStore) }
+        if !options.dryRun {
+            try SeedSpec.refuseFolder(written, as: "output")
+            try spec.refuseOverwritingInputs(written, as: "output", also: options.output == nil ? [] : updatedStore)
+        }
         if let report = options.reportPath {
             try spec.refuseOverwritingInputs(report, as: "report", also: [(written, "the output store")] + updatedStore)
         }

@@ -47,6 +47,15 @@ extension SeedSpec {
 }
 
 extension SeedSpec {
+    /// Refuses an output (`what`: "output", "report") that is an existing folder, before any work:
+    /// found at the end, it would cost the whole build.
+    public static func refuseFolder(_ output: String, as what: String) throws(FileError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue else { return }
+        throw FileError(.badRequest, path: output,
+                        message: "the \(what) is a folder; name a file (for example \(output)/NAME.sqlite for a store), or remove the folder")
+    }
+
     /// Refuses an input that is not a regular file (or, for the model, a folder): a pipe, FIFO,
     /// socket or device. A build reads a source more than once (field probe, rows, the input's digest),
     /// and a pipe gives its bytes only once, so it would build from part of the input or block.
