@@ -17,17 +17,19 @@ if [ -z "${FUZZ_TYPECHECK:-}" ]; then
   export TMPDIR="$PWD/$out/tmp"  # the targets' scratch input files stay inside .build
 fi
 common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift Sources/CoreSeed/Readers/JSON/*.swift
-        Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Support/Diagnosable.swift Sources/CoreSeed/Support/BatchHandoff.swift
+        Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift Sources/CoreSeed/Concurrency/BatchHandoff.swift
         Fuzz/FuzzFile.swift)
 includes=(-I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${includes[@]}")
 # The spec and model targets need other stages than the readers.
-spec_sources=(Sources/CoreSeed/Mapping/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
+spec_sources=(Sources/CoreSeed/Spec/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
+# Model/ reads every model input, the compiled ones too: it needs the archive and plist rooms.
 model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
-               Sources/CoreSeed/Support/FileError.swift Sources/CoreSeed/Support/Diagnosable.swift -I Sources/CCrypto)
-plist_sources=("${model_sources[@]}" Sources/CoreSeed/Archive/*.swift Sources/CoreSeed/Store/PropertyListValue.swift
-               Sources/CoreSeed/Store/BinaryPropertyListWriter.swift Sources/CoreSeed/Store/StoreMetadata.swift Sources/CoreSeed/Store/StoreModelCache.swift
-               Sources/CoreSeed/Support/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift -I Sources/CZlib -I Sources/CSQLite)
+               Sources/CoreSeed/KeyedArchive/*.swift Sources/CoreSeed/PropertyList/*.swift Sources/CoreSeed/Store/StoreMetadata.swift
+               Sources/CoreSeed/Diagnostics/FileError.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift
+               Sources/CoreSeed/Diagnostics/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift
+               -I Sources/CCrypto -I Sources/CZlib -I Sources/CSQLite)
+plist_sources=("${model_sources[@]}")
 targets=("${@:-csv xml sqlite json spec model plist}")
 for name in ${targets[@]}; do
   extra=() env=(SWIFT_BACKTRACE=enable=no)  # a crash ends the run (the backtracer hangs under ASan)

@@ -97,7 +97,7 @@ final class ExportFile {
     }
 }
 
-/// How `coreseed export` writes values (Sources/CoreSeed/Store/ExportValue.swift), read back.
+/// How `coreseed export` writes values (Sources/CoreSeed/Export/ExportValue.swift), read back.
 enum ExportText {
     /// Seconds since 1970 of 2001-01-01T00:00:00Z.
     static let referenceOffset: Int64 = 978_307_200

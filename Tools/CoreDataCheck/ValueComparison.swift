@@ -3,7 +3,7 @@ import CoreData
 import Foundation
 
 /// Compares what Core Data reads for one property with what `coreseed export --format json` wrote
-/// for it (Sources/CoreSeed/Store/EntityExport+Values.swift): nil when they agree, else why not.
+/// for it (Sources/CoreSeed/Export/EntityExport+Values.swift): nil when they agree, else why not.
 enum ValueComparison {
     /// `value` is `object.value(forKey:)`; `exported` the row's member (nil: the export has none).
     static func difference(_ value: Any?, _ exported: JSONValue, attribute: NSAttributeDescription) -> String? {
