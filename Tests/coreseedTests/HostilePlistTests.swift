@@ -10,7 +10,11 @@ import CoreSeed
     /// Runs the binary in `scratch` killed after 30 s or beyond 4 GB; status 137 or 124 means it was.
     static func bounded(_ scratch: Scratch, _ arguments: [String]) throws -> (result: BinaryRunner.Result, seconds: Double) {
         let started = Date()
-        let command = "ulimit -v 4000000; exec timeout -s KILL 30 \"$0\" \"$@\""
+        // An AddressSanitizer build (scripts/memcheck.sh asan) reserves terabytes of shadow memory, so
+        // an address-space limit stops it at start-up: there ASan's own resident-memory limit holds it.
+        let sanitized = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+        let limit = sanitized ? "export ASAN_OPTIONS=\"$ASAN_OPTIONS:hard_rss_limit_mb=4000\"" : "ulimit -v 4000000"
+        let command = limit + "; exec timeout -s KILL 30 \"$0\" \"$@\""
         let result = try BinaryRunner.run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", command, BinaryRunner.binary.path] + arguments,
                                           in: scratch.url)
         return (result, Date().timeIntervalSince(started))
