@@ -24,7 +24,7 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${incl
 # The spec and model targets need other stages than the readers.
 spec_sources=(Sources/CoreSeed/Spec/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
 # Model/ reads every model input, the compiled ones too: it needs the archive and plist rooms.
-model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Crypto/*.swift
+model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Layout/SQL/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/KeyedArchive/*.swift Sources/CoreSeed/PropertyList/*.swift Sources/CoreSeed/Store/StoreMetadata.swift
                Sources/CoreSeed/Diagnostics/FileError.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift
                Sources/CoreSeed/Diagnostics/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift

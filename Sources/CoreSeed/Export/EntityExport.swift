@@ -45,7 +45,7 @@ struct EntityExport {
         let lineage = Array(graph.lineage(info.name).reversed())
         self.lineageNames = lineage.map(\.name)
         let propertyNames = Set(lineage.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
-        let keyName = ["pk", "_pk", "Z_PK"].first { !propertyNames.contains($0) }!
+        let keyName = ["pk", "_pk", CoreDataSchema.primaryKey].first { !propertyNames.contains($0) }!
         columns.append(Column(name: keyName, kind: .key, expression: "t.\(CoreDataSchema.primaryKey)"))
 
         for owner in lineage {
@@ -95,8 +95,7 @@ struct EntityExport {
             guard let hidden = layout.hiddenToManyKeys.first(where: { $0.sourceEntity == owner && $0.relationship == relationship.name }) else {
                 return nil
             }
-            let order = (hidden.orderColumn.map { "d.\(SQLIdentifier.quoted($0)), " } ?? "") + "d.\(CoreDataSchema.primaryKey)"
-            let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT d.\(CoreDataSchema.primaryKey) AS k FROM \(SQLIdentifier.quoted(hidden.table)) d WHERE d.\(SQLIdentifier.quoted(hidden.column)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+            let expression = CoreDataSQL.exportKeyList(destination: hidden.table, keyColumn: hidden.column, orderColumn: hidden.orderColumn, separator: separator)
             return Column(name: relationship.name, kind: .list(relationship), expression: expression)
         }
         if !inverse.isToMany {
@@ -110,8 +109,7 @@ struct EntityExport {
                 }
             }
             guard let keyColumn else { return nil }
-            let order = (orderColumn.map { "d.\(SQLIdentifier.quoted($0)), " } ?? "") + "d.\(CoreDataSchema.primaryKey)"
-            let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT d.\(CoreDataSchema.primaryKey) AS k FROM \(SQLIdentifier.quoted(destination.name)) d WHERE d.\(SQLIdentifier.quoted(keyColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+            let expression = CoreDataSQL.exportKeyList(destination: destination.name, keyColumn: keyColumn, orderColumn: orderColumn, separator: separator)
             return Column(name: relationship.name, kind: .list(relationship), expression: expression)
         }
         // Many-to-many: exported from one side only, so a rebuild does not add every pair twice.
@@ -128,21 +126,20 @@ struct EntityExport {
             warnings.append("\(info.name).\(relationship.name): both sides are ordered; only this side's order is kept")
         }
         let orderColumn = join.orderColumns.first { $0.orderedColumn == otherColumn }?.name
-        let order = (orderColumn.map { "j.\(SQLIdentifier.quoted($0)), " } ?? "") + "j.\(SQLIdentifier.quoted(otherColumn))"
-        let expression = "(SELECT group_concat(k, \(separator)) FROM (SELECT j.\(SQLIdentifier.quoted(otherColumn)) AS k FROM \(SQLIdentifier.quoted(join.name)) j WHERE j.\(SQLIdentifier.quoted(selfColumn)) = t.\(CoreDataSchema.primaryKey) ORDER BY \(order)))"
+        let expression = CoreDataSQL.exportJoinList(join: join.name, selfColumn: selfColumn, otherColumn: otherColumn, orderColumn: orderColumn, separator: separator)
         return Column(name: relationship.name, kind: .list(relationship), expression: expression)
     }
 
     /// `SELECT … FROM table t WHERE Z_ENT = number ORDER BY Z_PK`.
     var selectSQL: String {
-        "SELECT \(columns.map(\.expression).joined(separator: ", ")) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? ORDER BY t.\(CoreDataSchema.primaryKey)"
+        CoreDataSQL.exportRows(table: table.name, expressions: columns.map(\.expression))
     }
 
     /// Rows of the table whose `Z_ENT` is no entity of it would be in no file: an error naming them,
     /// not a silent gap in the export (issue 24, item 14).
     private func refuseStrayRows(_ database: SQLiteDatabase) throws {
         let list = tableEntityNumbers.map(String.init).joined(separator: ", ")
-        let sql = "SELECT \(CoreDataSchema.primaryKey), \(CoreDataSchema.entityColumn) FROM \(SQLIdentifier.quoted(table.name)) WHERE \(CoreDataSchema.entityColumn) IS NULL OR \(CoreDataSchema.entityColumn) NOT IN (\(list)) ORDER BY \(CoreDataSchema.primaryKey) LIMIT 6"
+        let sql = CoreDataSQL.exportStrayRows(table: table.name, entityNumbers: list)
         let rows = try database.rows(sql)
         guard !rows.isEmpty else { return }
         let shown = rows.prefix(5).map { "Z_PK \(ExistingRows.shown($0[0])) (Z_ENT \(ExistingRows.shown($0[1])))" }.joined(separator: ", ")
@@ -157,7 +154,7 @@ struct EntityExport {
             guard case .attribute(let attribute) = columns[index].kind, attribute.type == .transformable,
                   KeyedArchiver.isReadAsArchive(attribute) else { continue }
             let expression = columns[index].expression
-            let statement = try database.prepare("SELECT \(expression), t.\(CoreDataSchema.primaryKey) FROM \(SQLIdentifier.quoted(table.name)) t WHERE t.\(CoreDataSchema.entityColumn) = ? AND \(expression) IS NOT NULL ORDER BY t.\(CoreDataSchema.primaryKey)")
+            let statement = try database.prepare(CoreDataSQL.exportValues(table: table.name, expression: expression))
             try statement.bind([.integer(Int64(info.number))])
             var readable = true
             while readable, try statement.step() {

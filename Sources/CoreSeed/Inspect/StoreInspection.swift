@@ -82,7 +82,7 @@ public struct StoreInspection: Sendable {
 
         var uuid: String?
         var metadata: [(String, PropertyListValue)] = []
-        if let row = try database.rows("SELECT Z_UUID, Z_PLIST FROM \(CoreDataSchema.metadataTable) ORDER BY Z_VERSION LIMIT 1").first {
+        if let row = try database.rows(CoreDataSQL.metadataRow).first {
             if case .text(let text) = row[0] { uuid = text }
             if case .blob(let bytes) = row[1] {
                 let plist: [String: PropertyListValue]
@@ -100,7 +100,7 @@ public struct StoreInspection: Sendable {
         self.uuid = uuid
         self.metadata = metadata
 
-        let rows = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM \(CoreDataSchema.primaryKeyTable) ORDER BY Z_ENT")
+        let rows = try database.rows(CoreDataSQL.inspectPrimaryKeyRows)
         var parsed: [(Int64, String, Int64, Int64)] = []
         for row in rows {
             guard case .integer(let number) = row[0] else { continue }
@@ -137,7 +137,7 @@ public struct StoreInspection: Sendable {
         for ((number, name, superNumber, max), candidates) in zip(parsed, candidates) {
             var count: Int64?
             if let table = candidates.first(where: tables.contains) {
-                let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(table)) WHERE \(CoreDataSchema.entityColumn) = ?"
+                let sql = CoreDataSQL.inspectRowCount(table: table)
                 if case .integer(let n)? = try database.scalar(sql, [.integer(number)]) { count = n }
             }
             entities.append(EntityRow(number: number, name: name, superNumber: superNumber, max: max, rows: count))

@@ -15,60 +15,20 @@ public struct DerivedCount: Sendable, Equatable {
     public let childTable: String
     public let childKey: String
 
-    /// The five `CREATE TRIGGER` statements, in Core Data's order. When the counting entity is a
-    /// sub-entity, Core Data's generator (`NSSQLDerivedAttributeSQLGenerator`, the to-many `count:`
-    /// branch) limits every update to its rows: `AND <n> = Z_ENT` (or `<n> <= Z_ENT AND Z_ENT <= <m>`
-    /// when it has sub-entities of its own) on the parameter triggers, `WHEN <n> = NEW.Z_ENT` on the source one.
-    public var triggers: [String] {
-        let prefix = "Z_DA_\(childTable)_\(entity)_\(attribute)"
-        let (only, when) = entityRange.map { range in
-            let (low, high) = (range.lowerBound, range.upperBound)
-            return low >= high ? (" AND \(low) = Z_ENT", " WHEN \(low) = NEW.Z_ENT")
-                : (" AND \(low) <= Z_ENT AND Z_ENT <= \(high)", " WHEN \(low) <= NEW.Z_ENT AND NEW.Z_ENT <= \(high)")
-        } ?? ("", "")
-        func notify(_ function: String, _ key: String, _ condition: String) -> String {
-            "SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute)', \(column)) FROM \(table) WHERE Z_PK = \(key)\(condition); END"
-        }
-        let updated = "NSCoreDataDATriggerUpdatedAffectedObjectValue"
-        func change(_ name: String, _ event: String, _ row: String, _ assignment: String) -> String {
-            "CREATE TRIGGER \(prefix)_\(name) AFTER \(event) ON \(childTable) FOR EACH ROW WHEN (\(row).\(childKey) NOT NULL) "
-                + "BEGIN UPDATE \(table) SET \(column) = \(assignment) WHERE Z_PK = \(row).\(childKey)\(only); \(notify(updated, "\(row).\(childKey)", only))"
-        }
-        return [
-            change("PARAMETER_INSERT", "INSERT", "NEW", "IFNULL(\(column), 0) + 1"),
-            change("PARAMETER_UPDATE_INCREMENT", "UPDATE OF \(childKey)", "NEW", "\(column) + 1"),
-            change("PARAMETER_UPDATE_DECREMENT", "UPDATE OF \(childKey)", "OLD", "\(column) - 1"),
-            change("PARAMETER_DELETE", "DELETE", "OLD", "\(column) - 1"),
-            "CREATE TRIGGER Z_DA_\(table)_\(entity)_\(attribute)_SOURCE_INSERT AFTER INSERT ON \(table) FOR EACH ROW\(when) "
-                + "BEGIN UPDATE \(table) SET \(column) = (SELECT IFNULL(COUNT(\(childKey)), 0) FROM \(childTable) WHERE \(childKey) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; "
-                + notify("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", "NEW.Z_PK", ""),
-        ]
-    }
+    /// The five `CREATE TRIGGER` statements, in Core Data's order (built by `CoreDataSQL.triggers(of:)`,
+    /// as Core Data's generator `NSSQLDerivedAttributeSQLGenerator` writes them for a to-many `count:`).
+    public var triggers: [String] { CoreDataSQL.triggers(of: self) }
 
     /// The counting entity's number and the highest number of its sub-entities, when it is itself a
     /// sub-entity (Core Data's `_entityID`, `_subentityMaxID`); nil for a root.
     let entityRange: ClosedRange<Int>?
 
-    /// The count of the rows pointing at `key`. The counted rows are read through an alias, so the
-    /// count stays right when they share the counter's table (a self-referential `children.@count`,
-    /// sibling sub-entities of one abstract parent): unqualified, `\(table).Z_PK` would bind to them.
-    func countQuery(_ key: String) -> String {
-        "(SELECT COUNT(counted.\(childKey)) FROM \(childTable) AS counted WHERE counted.\(childKey) = \(key))"
-    }
-
     /// Sets every count from the rows in the store: what the triggers would have left had the rows
     /// been inserted one by one (a build loads rows before it creates the triggers).
-    public var fillSQL: String {
-        "UPDATE \(table) SET \(column) = \(countQuery("\(table).Z_PK"))" + (entityFilter.map { " WHERE \($0)" } ?? "")
-    }
+    public var fillSQL: String { CoreDataSQL.fill(self) }
 
     /// The entity numbers that have the attribute, when the table also holds rows of other entities.
     let entityNumbers: [Int]
-
-    /// `Z_ENT IN (…)` for those entities; nil when every row of the table has the attribute.
-    var entityFilter: String? {
-        entityNumbers.isEmpty ? nil : "Z_ENT IN (\(entityNumbers.map(String.init).joined(separator: ", ")))"
-    }
 
     /// The functions the triggers call. Core Data registers them on its connections to hear of the
     /// change; any other connection that writes the table must register them too (they do nothing here).

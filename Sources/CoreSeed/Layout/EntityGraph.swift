@@ -109,18 +109,18 @@ struct EntityGraph: Sendable {
             claimed.insert(key)
             claimed.insert("\(b.name).\(s.name)")
             let aNumber = numbers[a.name]!
-            let table = "Z_\(aNumber)" + CoreDataSchema.uppercased(r.name)
-            let first = unique("Z_\(numbers[s.destinationEntity]!)" + CoreDataSchema.uppercased(s.name))
+            let table = CoreDataSchema.numbered(aNumber, r.name)
+            let first = unique(CoreDataSchema.numbered(numbers[s.destinationEntity]!, s.name))
             let reflexive = a.name == b.name && r.name == s.name
             // A relationship that is its own inverse (decompiled CoreData: NSSQLManyToMany `inverseColumnName`).
-            let second = reflexive ? "REFLEXIVE" : unique("Z_\(numbers[r.destinationEntity]!)" + CoreDataSchema.uppercased(r.name))
+            let second = reflexive ? "REFLEXIVE" : unique(CoreDataSchema.numbered(numbers[r.destinationEntity]!, r.name))
             var orders: [StoreLayout.JoinTable.OrderColumn] = []
             // The key column named after an ordered relationship gets a Z_FOK_ column (observed, contentful store).
-            if s.isOrdered { orders.append(.init(name: "Z_FOK_" + first.dropFirst(2), orderedColumn: first)) }
+            if s.isOrdered { orders.append(.init(name: CoreDataSchema.joinOrderColumn(first), orderedColumn: first)) }
             if r.isOrdered {
                 // An ordered relationship that is its own inverse keeps its second order in FOK_REFLEXIVE
                 // (decompiled CoreData, NSSQLManyToMany `inverseOrderColumnName`).
-                orders.append(.init(name: reflexive ? "FOK_REFLEXIVE" : "Z_FOK_" + second.dropFirst(2), orderedColumn: second))
+                orders.append(.init(name: reflexive ? "FOK_REFLEXIVE" : CoreDataSchema.joinOrderColumn(second), orderedColumn: second))
             }
             if let members, !members.contains(a.name) { continue }
             result.append(.init(name: table, firstColumn: first, secondColumn: second, orderColumns: orders,

@@ -71,7 +71,7 @@ struct PropertyWalk {
                     virtualToOnes.append(virtual)
                     addKeys(PropertyWalk.keys(of: virtual, graph: graph), to: virtual.destinationEntity)
                 } else if let inverse = graph.inverse(of: relationship, in: owner.name), inverse.isToMany, inverse.isOrdered {
-                    addKeys(["_Z_FOK_" + CoreDataSchema.uppercased(relationship.name)], to: entity.name)
+                    addKeys([CoreDataSchema.hiddenOrderKey(relationship.name)], to: entity.name)
                 }
             }
         }
@@ -128,9 +128,9 @@ struct PropertyWalk {
     /// `Z<source #>_<source #><NAME>` when the source entity has sub-entities (`NSSQLForeignEntityKey`).
     static func entityColumn(of virtual: VirtualToOne, graph: EntityGraph) -> String? {
         guard graph.hasSubentities(virtual.sourceEntity), let number = graph.numbers[virtual.sourceEntity] else { return nil }
-        return "Z\(number)_" + CoreDataSchema.uppercased(virtual.name)
+        return CoreDataSchema.entityKeyColumn(number, virtual.name)
     }
 
     /// `Z_FOK_<source #><NAME>` for an ordered to-many (`NSSQLForeignOrderKey`).
-    static func orderColumn(of virtual: VirtualToOne) -> String { "Z_FOK_" + CoreDataSchema.uppercased(virtual.name) }
+    static func orderColumn(of virtual: VirtualToOne) -> String { CoreDataSchema.orderColumn(virtual.name) }
 }

@@ -56,7 +56,7 @@ extension StoreLayout {
             for join in joins {
                 indexes.append(Index(
                     name: "\(join.name)_\(join.secondColumn)_INDEX", table: join.name,
-                    sql: "CREATE INDEX \(join.name)_\(join.secondColumn)_INDEX ON \(join.name) (\(join.secondColumn), \(join.firstColumn))"))
+                    sql: CoreDataSQL.createJoinIndex(join, named: "\(join.name)_\(join.secondColumn)_INDEX")))
             }
         }
         self.framework = framework

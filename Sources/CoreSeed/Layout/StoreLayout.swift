@@ -139,9 +139,9 @@ public struct StoreLayout: Sendable {
     public var statements: [String] {
         var result: [String] = []
         for table in tables {
-            result.append(StoreLayout.createTableSQL(table))
+            result.append(CoreDataSQL.createTable(table))
             for join in joinTables where entity(named: join.firstEntity)?.tableName == table.name {
-                result.append(StoreLayout.createJoinTableSQL(join))
+                result.append(CoreDataSQL.createJoinTable(join))
             }
         }
         result += indexes.map(\.sql)
@@ -150,22 +150,5 @@ public struct StoreLayout: Sendable {
         result.append(CoreDataSchema.createMetadataTable)
         if framework.hasModelCache { result.append(CoreDataSchema.createModelCacheTable) }
         return result
-    }
-
-    static func createTableSQL(_ table: Table) -> String {
-        let columns = table.columns.map { "\($0.name) \($0.sqlType)" }.joined(separator: ", ")
-        if table.inlineUniqueConstraints.isEmpty {
-            return "CREATE TABLE \(table.name) ( \(columns) )"
-        }
-        let constraints = table.inlineUniqueConstraints.map { names in
-            "CONSTRAINT \(names.joined(separator: "_")) UNIQUE (\(names.joined(separator: ", ")))"
-        }.joined(separator: ", ")
-        return "CREATE TABLE \(table.name) ( \(columns), \(constraints))"
-    }
-
-    static func createJoinTableSQL(_ join: JoinTable) -> String {
-        var columns = ["\(join.firstColumn) INTEGER", "\(join.secondColumn) INTEGER"]
-        columns += join.orderColumns.map { "\($0.name) INTEGER" }
-        return "CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(join.firstColumn), \(join.secondColumn)) )"
     }
 }

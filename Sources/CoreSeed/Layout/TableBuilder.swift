@@ -79,7 +79,7 @@ struct TableBuilder {
                               property: "\(entity.name).\(relationship.name)")
                 keyColumns["\(entity.name).\(relationship.name)"] = key
                 if graph.hasSubentities(relationship.destinationEntity), let number = graph.numbers[relationship.destinationEntity] {
-                    add("Z\(number)_" + CoreDataSchema.uppercased(relationship.name), .integer, "INTEGER",
+                    add(CoreDataSchema.entityKeyColumn(number, relationship.name), .integer, "INTEGER",
                         .toOneEntity(entity: entity.name, relationship: relationship.name))
                 }
             }
@@ -152,7 +152,7 @@ struct TableBuilder {
                       inverse.isToMany, inverse.isOrdered else { continue }
                 // Met as the ordered to-many side (Wire ZMESSAGE), not as the to-one that holds the key.
                 orderKeys.append((visitOrder["\(inverseOwner.name).\(inverse.name)"] ?? Int.max,
-                                  "Z_FOK_" + CoreDataSchema.uppercased(relationship.name),
+                                  CoreDataSchema.orderColumn(relationship.name),
                                   .toOneOrder(entity: entity.name, relationship: relationship.name)))
             }
         }

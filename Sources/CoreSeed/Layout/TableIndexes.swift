@@ -75,7 +75,7 @@ struct TableIndexes {
                     var elements: [Element] = []
                     for property in properties { elements.append(try element(property, of: entity)) }
                     if modern {
-                        unique.append(index("Z_\(entity.name)_UNIQUE_" + properties.joined(separator: "_"),
+                        unique.append(index(CoreDataSchema.uniqueIndex(entity.name, properties),
                                             elements.map { "\($0.column) COLLATE BINARY ASC" }.joined(separator: ", "),
                                             unique: true))
                     } else {
@@ -109,7 +109,7 @@ struct TableIndexes {
         }
         var entityIndex: [StoreLayout.Index] = []
         if hierarchy.count > 1 {
-            entityIndex.append(index("\(tableName)_Z_ENT_INDEX", CoreDataSchema.entityColumn))
+            entityIndex.append(index(CoreDataSchema.entityIndex(tableName), CoreDataSchema.entityColumn))
         }
         for candidate in legacyIndexed + toOne + entityIndex + compound + unique + fetch
         where names.insert(candidate.name).inserted {
@@ -119,7 +119,7 @@ struct TableIndexes {
 
     private func index(_ name: String, _ columns: String, unique: Bool = false) -> StoreLayout.Index {
         .init(name: name, table: tableName,
-              sql: "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(tableName) (\(columns))")
+              sql: CoreDataSQL.createIndex(name, on: tableName, columns, unique: unique))
     }
 
     /// `<T>_<COL>_INDEX` for one property, `<T>_<C1>_<C2>` for several (framework below 836).
@@ -134,7 +134,7 @@ struct TableIndexes {
         guard ModelValidator.isValidName(name) else {
             throw FileError(message: "index '\(name)' of '\(entity.name)' must be letters, digits and underscores")
         }
-        return index("Z_\(entity.name)_\(name)",
+        return index(CoreDataSchema.modernIndex(entity.name, name),
                      elements.map { "\($0.column) COLLATE BINARY \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", "))
     }
 

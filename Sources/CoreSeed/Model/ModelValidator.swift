@@ -1,13 +1,7 @@
 /// Checks what Core Data would refuse and what the SQL layer relies on: names, references, inheritance.
 enum ModelValidator {
     /// Letters, digits and underscore, not starting with a digit: the names Core Data's unquoted DDL can hold.
-    static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
-        return name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-        }
-    }
+    static func isValidName(_ name: String) -> Bool { SQLIdentifier.isPlain(name) }
 
     /// Why `name` is not a valid name, as the end of a message: the first character that is not an ASCII
     /// letter, digit or underscore is named, so that `é` is not called "not a letter". Non-ASCII names

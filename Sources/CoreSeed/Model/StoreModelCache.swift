@@ -14,11 +14,11 @@ public enum StoreModelCache {
         let blob: [UInt8]
         do {
             let database = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
-            let tables = try database.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")
+            let tables = try database.rows(CoreDataSQL.modelCacheTableExists)
             guard !tables.isEmpty else {
                 throw Failure(path: path, message: "has no Z_MODELCACHE table (a store Core Data wrote before framework 637, or not a Core Data store); give its model with --model")
             }
-            let rows = try database.rows("SELECT Z_CONTENT FROM Z_MODELCACHE")
+            let rows = try database.rows(CoreDataSQL.modelCacheContent)
             guard rows.count == 1, case .blob(let bytes) = rows[0][0] else {
                 throw Failure(path: path, message: "Z_MODELCACHE holds \(rows.count) rows, not one model; give its model with --model")
             }

@@ -40,7 +40,7 @@ struct ExistingRows: Sendable {
             let entity = plan.mapping.entities[index]
             switch readers[index] {
             case .attributes(let columns, _):
-                let sql = "SELECT Z_PK, Z_OPT, \(columns.joined(separator: ", ")) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
+                let sql = CoreDataSQL.existingRows(table: entity.table.name, entityNumber: entity.number, columns: columns)
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0] else { continue }
                     try checkVersion(row[1], of: entity, key: primaryKey, storePath: storePath)
@@ -54,7 +54,7 @@ struct ExistingRows: Sendable {
                 }
             case .through(let column, let destination, _):
                 let keyOf = texts[destination] ?? [:]
-                let sql = "SELECT Z_PK, Z_OPT, \(column) FROM \(entity.table.name) WHERE Z_ENT = \(entity.number)"
+                let sql = CoreDataSQL.existingRows(table: entity.table.name, entityNumber: entity.number, columns: [column])
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0] else { continue }
                     try checkVersion(row[1], of: entity, key: primaryKey, storePath: storePath)
@@ -66,7 +66,7 @@ struct ExistingRows: Sendable {
             }
         }
         var maxima: [String: Int64] = [:]
-        for row in try database.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0") {
+        for row in try database.rows(CoreDataSQL.rootPrimaryKeyMaxima) {
             guard case .text(let name) = row[0] else { continue }
             // A stored Z_MAX is checked before keys are counted up from it (no overflow, no silent 0).
             guard case .integer(let max) = row[1] else {
@@ -78,7 +78,7 @@ struct ExistingRows: Sendable {
             maxima[name] = max
             // -1 after an in-place migration means no key handed out yet (§4c.6): the next is max(Z_PK) + 1.
             if max < 0, let table = plan.mapping.layout.entity(named: name)?.tableName {
-                let highest = try database.scalar("SELECT max(Z_PK) FROM \(SQLIdentifier.quoted(table))")
+                let highest = try database.scalar(CoreDataSQL.highestPrimaryKey(table: table))
                 if case .integer(let highest)? = highest {
                     guard highest <= ExistingRows.highestKey else {
                         throw FileError(path: storePath, message: "Z_PRIMARYKEY: Z_MAX of \(name) is \(max) and \(table) holds Z_PK \(highest), which leaves no room for new keys: the store is damaged; restore it from a backup")

@@ -66,7 +66,7 @@ extension SeedBuild {
                 for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'") {
                     guard case .text(let name) = row[0], name.hasPrefix("Z"), ![CoreDataSchema.primaryKeyTable, CoreDataSchema.metadataTable, CoreDataSchema.modelCacheTable].contains(name),
                           ModelValidator.isValidName(name),
-                          case .integer(let count)? = try database.scalar("SELECT count(*) FROM \(SQLIdentifier.quoted(name))") else { continue }
+                          case .integer(let count)? = try database.scalar(CoreDataSQL.rowCount(storedTable: name)) else { continue }
                     total += Int(count)
                 }
                 return total

@@ -289,7 +289,7 @@ public enum SeedBuild {
     private static func updateStatement(for entity: EntityPlan, toOneKeys: [[Int64]], source: SourcePlan,
                                         store: SQLiteDatabase) throws -> (SQLiteStatement, [Int32?])? {
         var parameters: [Int32?] = []
-        var assignments: [String] = [], changes: [String] = []
+        var columns: [String] = []
         for (offset, fill) in source.fills.enumerated() {
             let column = entity.table.columns[offset].name
             var fed: Bool
@@ -300,20 +300,12 @@ public enum SeedBuild {
             default: fed = false
             }
             guard fed else { parameters.append(nil); continue }
-            let number = Int32(assignments.count + 1)
-            parameters.append(number)
-            if entity.keepsBlanks {
-                // A blank field arrives as NULL and leaves the stored value (onBlank: keep).
-                assignments.append("\(column) = COALESCE(?\(number), \(column))")
-                changes.append("(?\(number) IS NOT NULL AND \(column) IS NOT ?\(number))")
-            } else {
-                assignments.append("\(column) = ?\(number)")
-                changes.append("\(column) IS NOT ?\(number)")
-            }
+            columns.append(column)
+            parameters.append(Int32(columns.count))
         }
-        guard !assignments.isEmpty else { return nil }
-        let key = assignments.count + 1
-        let sql = "UPDATE \(entity.table.name) SET Z_OPT = Z_OPT + 1, \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(key) AND (\(changes.joined(separator: " OR ")))"
+        guard !columns.isEmpty else { return nil }
+        // A blank field arrives as NULL and leaves the stored value (onBlank: keep).
+        let sql = CoreDataSQL.rowUpdate(table: entity.table.name, columns: columns, keepingBlanks: entity.keepsBlanks)
         return (try store.prepare(sql), parameters)
     }
 }

@@ -48,11 +48,11 @@ extension ExternalDataFolder {
         return try? StoreSnapshot.read(path: store, timeout: timeout) { snapshot -> Set<String> in
             let database = snapshot.database
             var result = Set<String>()
-            let tables = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%'")
+            let tables = try database.rows(CoreDataSQL.storedTables)
             for case .text(let table)? in tables.map(\.first) {
-                for column in try database.rows("PRAGMA table_info(\"\(table)\")") where column.count > 2 {
+                for column in try database.rows("PRAGMA table_info(\(SQLIdentifier.quoted(table)))") where column.count > 2 {
                     guard case .text(let name) = column[1], case .text(let type) = column[2], type.uppercased() == "BLOB" else { continue }
-                    let sql = "SELECT \"\(name)\" FROM \"\(table)\" WHERE substr(\"\(name)\", 1, 1) = x'02'"
+                    let sql = CoreDataSQL.storedReferences(table: table, column: name)
                     for row in try database.rows(sql) {
                         if case .blob(let bytes) = row[0], case .reference(let uuid) = ExternalBinary.decode(bytes) { result.insert(uuid) }
                     }

@@ -64,7 +64,7 @@ public final class ExternalDataFolder: Sendable {
     static func references(in database: SQLiteDatabase, layout: StoreLayout) throws(SQLiteError) -> Set<String> {
         var result = Set<String>()
         for column in layout.externalStorageColumns {
-            let sql = "SELECT \(column.column) FROM \(column.table) WHERE substr(\(column.column), 1, 1) = x'02'"
+            let sql = CoreDataSQL.externalReferences(table: column.table, column: column.column)
             for row in try database.rows(sql) {
                 if case .blob(let bytes) = row[0], case .reference(let uuid) = ExternalBinary.decode(bytes) { result.insert(uuid) }
             }

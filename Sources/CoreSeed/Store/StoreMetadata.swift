@@ -169,7 +169,7 @@ public struct StoreMetadata: Sendable, Equatable {
     /// Reads `Z_UUID` and `Z_PLIST` from the `Z_METADATA` row of an open store.
     public static func read(from database: SQLiteDatabase) throws -> (uuid: String, metadata: StoreMetadata) {
         let path = database.path
-        let rows = try database.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        let rows = try database.rows(CoreDataSQL.metadataRow)
         guard let row = rows.first else {
             throw FileError(path: path, message: "Z_METADATA has no row")
         }

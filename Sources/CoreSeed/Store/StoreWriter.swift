@@ -186,7 +186,7 @@ public final class StoreWriter {
 
     private func completeUpdate(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64],
                                 extraMetadata: [String: PropertyListValue]) throws {
-        let raise = try database.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = ? AND Z_MAX < ?")
+        let raise = try database.prepare(CoreDataSQL.primaryKeyMaxRaise)
         for (entity, max) in maxPrimaryKeys.sorted(by: { $0.key < $1.key }) {
             try raise.bind([.integer(max), .text(entity), .integer(max)])
             try raise.step()
@@ -195,7 +195,7 @@ public final class StoreWriter {
         if !extraMetadata.isEmpty {
             var (_, metadata) = try StoreMetadata.read(from: database)
             for (key, value) in extraMetadata { metadata.other[key] = value }
-            let write = try database.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+            let write = try database.prepare(CoreDataSQL.metadataUpdate)
             try write.bind([.blob(metadata.binaryPropertyList())])
             try write.step()
         }
@@ -213,9 +213,9 @@ public final class StoreWriter {
             """)
         try database.execute("BEGIN")
         for table in layout.tables {
-            try database.execute(StoreLayout.createTableSQL(table))
+            try database.execute(CoreDataSQL.createTable(table))
             for join in layout.joinTables where layout.entity(named: join.firstEntity)?.tableName == table.name {
-                try database.execute(StoreLayout.createJoinTableSQL(join))
+                try database.execute(CoreDataSQL.createJoinTable(join))
             }
         }
         return database
@@ -278,28 +278,12 @@ public final class StoreWriter {
     /// parameters row after row): SQLite opens the table once for all of them.
     public func rowInserter(for table: StoreLayout.Table, entityNumber: Int? = nil,
                             numberedByInsertion: Bool = false, rows: Int = 1) throws(SQLiteError) -> SQLiteStatement {
-        let columns = table.columns.filter { column in
-            if case .primaryKey = column.role { return !numberedByInsertion }
-            return true
-        }
-        let names = columns.map(\.name).joined(separator: ", ")
-        let marks = columns.map { column -> String in
-            guard let entityNumber else { return "?" }
-            switch column.role {
-            case .entity: return String(entityNumber)
-            case .optimisticLock: return "1"
-            default: return "?"
-            }
-        }.joined(separator: ", ")
-        let values = Array(repeating: "(\(marks))", count: max(1, rows)).joined(separator: ", ")
-        return try connection.prepare("INSERT INTO \(table.name) (\(names)) VALUES \(values)")
+        try connection.prepare(CoreDataSQL.rowInsert(table, entityNumber: entityNumber, numberedByInsertion: numberedByInsertion, rows: rows))
     }
 
     /// A prepared insert into a join table: first key, second key, then the order columns.
     public func joinInserter(for join: StoreLayout.JoinTable, ignoringDuplicates: Bool = false) throws(SQLiteError) -> SQLiteStatement {
-        let names = ([join.firstColumn, join.secondColumn] + join.orderColumns.map(\.name)).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: 2 + join.orderColumns.count).joined(separator: ", ")
-        return try connection.prepare("INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO \(join.name) (\(names)) VALUES (\(marks))")
+        try connection.prepare(CoreDataSQL.joinInsert(join, ignoringDuplicates: ignoringDuplicates))
     }
 
     private func complete(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64], uuid: String,
@@ -313,14 +297,14 @@ public final class StoreWriter {
         try database.execute(CoreDataSchema.createPrimaryKeyTable)
         try database.execute(CoreDataSchema.createMetadataTable)
         if layout.framework.hasModelCache { try database.execute(CoreDataSchema.createModelCacheTable) }
-        let primaryKey = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)")
+        let primaryKey = try database.prepare(CoreDataSQL.primaryKeyInsert)
         for entity in layout.entities {
             let max = entity.superNumber == 0 ? (maxPrimaryKeys[entity.name] ?? 0) : 0
             try primaryKey.bind([.integer(Int64(entity.number)), .text(entity.name), .integer(Int64(entity.superNumber)), .integer(max)])
             try primaryKey.step()
             primaryKey.reset()
         }
-        let metadataRow = try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+        let metadataRow = try database.prepare(CoreDataSQL.metadataInsert)
         try metadataRow.bind([.text(uuid), .blob(metadata.binaryPropertyList())])
         try metadataRow.step()
         try database.execute("COMMIT")

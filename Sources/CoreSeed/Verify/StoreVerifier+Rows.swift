@@ -13,8 +13,9 @@ extension StoreVerifier {
     func checkPrimaryKeys(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
                           into report: inout Report) throws {
         let table = CoreDataSchema.primaryKeyTable
-        guard StoreVerifier.has(schema, table: table, columns: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) else { return }
-        let rows = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
+        let columns = CoreDataSchema.primaryKeyTableColumns
+        guard StoreVerifier.has(schema, table: table, columns: [columns.entity, columns.name, columns.superEntity, columns.max]) else { return }
+        let rows = try database.rows(CoreDataSQL.verifyPrimaryKeyRows)
         var found: [Int: (name: String, superNumber: Int, max: Int64)] = [:]
         for row in rows {
             guard case .integer(let ent) = row[0] else { continue }
@@ -51,8 +52,7 @@ extension StoreVerifier {
             }
             if entity.superNumber == 0, entity.isInConfiguration, layout.table(forEntity: entity.name) != nil,
                StoreVerifier.has(schema, table: entity.tableName, columns: [CoreDataSchema.primaryKey]) {
-                let table = SQLIdentifier.quoted(entity.tableName)
-                if case .integer(let highest)? = try database.scalar("SELECT max(Z_PK) FROM \(table)"), highest > row.max {
+                if case .integer(let highest)? = try database.scalar(CoreDataSQL.verifyHighestKey(table: entity.tableName)), highest > row.max {
                     if row.max == -1, standard == .runTime {
                         // An in-place migration leaves -1 for "no key handed out yet" (§4c.6, artsy-folio-1.4);
                         // Core Data's next key is still max(Z_PK) + 1.
@@ -74,10 +74,9 @@ extension StoreVerifier {
             if standard == .freshStore { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
         }
         for table in layout.tables where StoreVerifier.has(schema, table: table.name, columns: [key, CoreDataSchema.entityColumn]) {
-            let name = SQLIdentifier.quoted(table.name)
             let allowed = layout.entities.filter { $0.tableName == table.name && !$0.isAbstract }.map { String($0.number) }
             let list = allowed.isEmpty ? "NULL" : allowed.joined(separator: ", ")
-            if case .integer(let bad)? = try database.scalar("SELECT count(*) FROM \(name) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(list))"), bad > 0 {
+            if case .integer(let bad)? = try database.scalar(CoreDataSQL.verifyStrayEntityRows(table: table.name, entityNumbers: list)), bad > 0 {
                 report.differences.append("\(table.name): \(bad) row(s) with a Z_ENT that is not a concrete entity of this table (\(list))")
             }
             for column in table.columns {
@@ -91,7 +90,7 @@ extension StoreVerifier {
                 guard let target = layout.table(forEntity: destination),
                       StoreVerifier.has(schema, table: table.name, columns: [column.name]),
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
-                let sql = "SELECT count(*) FROM \(name) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL AND \(SQLIdentifier.quoted(column.name)) NOT IN (SELECT Z_PK FROM \(SQLIdentifier.quoted(target.name)))"
+                let sql = CoreDataSQL.verifyDanglingKeys(table: table.name, column: column.name, target: target.name)
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
                     dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(meaning))")
                 }
@@ -102,7 +101,7 @@ extension StoreVerifier {
                 guard let target = layout.table(forEntity: entity),
                       StoreVerifier.has(schema, table: join.name, columns: [column]),
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
-                let sql = "SELECT count(*) FROM \(SQLIdentifier.quoted(join.name)) WHERE \(SQLIdentifier.quoted(column)) NOT IN (SELECT Z_PK FROM \(SQLIdentifier.quoted(target.name)))"
+                let sql = CoreDataSQL.verifyDanglingJoinKeys(join: join.name, column: column, target: target.name)
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
                     dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity))")
                 }
@@ -127,7 +126,7 @@ extension StoreVerifier {
                 guard case .attribute(let entity, let name, .binary) = column.role,
                       model.entities.first(where: { $0.name == entity })?.attribute(named: name)?.allowsExternalBinaryDataStorage == true,
                       StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
-                let sql = "SELECT Z_PK, \(SQLIdentifier.quoted(column.name)) FROM \(SQLIdentifier.quoted(table.name)) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL ORDER BY Z_PK"
+                let sql = CoreDataSQL.verifyValues(table: table.name, column: column.name)
                 var malformed: [Int64] = [], missing: [Int64] = []
                 for row in try database.rows(sql) {
                     guard case .integer(let key) = row[0] else { continue }

@@ -15,7 +15,7 @@ extension StoreVerifier {
                 switch column.role {
                 case .toOne(let owner, let name, _):
                     guard let relationship = model.entity(named: owner)?.relationship(named: name), !relationship.isOptional else { continue }
-                    let keys = try keyList(database, "SELECT Z_PK FROM \(SQLIdentifier.quoted(table.name)) WHERE \(rowsOf(owner, layout, model)) AND \(SQLIdentifier.quoted(column.name)) IS NULL ORDER BY Z_PK")
+                    let keys = try keyList(database, CoreDataSQL.verifyMissingToOne(table: table.name, rows: rowsOf(owner, layout, model), column: column.name))
                     if !keys.isEmpty { found.append("\(table.name).\(column.name): \(keys.count) row(s) with no \(owner).\(name) (Z_PK \(shown(keys))): the relationship is not optional") }
                 case .attribute(let owner, let name, let type):
                     guard let attribute = model.entity(named: owner)?.attribute(named: name) else { continue }
@@ -30,7 +30,7 @@ extension StoreVerifier {
                 && (relationship.minCount > 0 || relationship.maxCount > 0 || !relationship.isOptional) {
                 guard let table = layout.table(forEntity: entity.name), let pointing = try pointingCounts(database, schema, layout, model, entity.name, relationship) else { continue }
                 var keys: [Int64] = []
-                for row in try database.rows("SELECT Z_PK FROM \(SQLIdentifier.quoted(table.name)) WHERE \(rowsOf(entity.name, layout, model)) ORDER BY Z_PK") {
+                for row in try database.rows(CoreDataSQL.verifyKeys(table: table.name, rows: rowsOf(entity.name, layout, model))) {
                     guard case .integer(let key) = row[0] else { continue }
                     let have = pointing[key] ?? 0
                     let tooFew = have < relationship.minCount || (!relationship.isOptional && have < 1)
@@ -66,8 +66,7 @@ extension StoreVerifier {
         }
         guard let table, let column, StoreVerifier.has(schema, table: table, columns: [column]) else { return nil }
         var counts: [Int64: Int] = [:]
-        let quoted = SQLIdentifier.quoted(column)
-        for row in try database.rows("SELECT \(quoted), count(*) FROM \(SQLIdentifier.quoted(table)) WHERE \(quoted) IS NOT NULL GROUP BY \(quoted)") {
+        for row in try database.rows(CoreDataSQL.verifyPointingCounts(table: table, column: column)) {
             if case .integer(let key) = row[0], case .integer(let count) = row[1] { counts[key] = Int(count) }
         }
         return counts
@@ -84,7 +83,7 @@ extension StoreVerifier {
             return false
         }
         let numbers = layout.entities.filter { isUnder($0.name) }.map { String($0.number) }
-        return "Z_ENT IN (\(numbers.isEmpty ? "NULL" : numbers.joined(separator: ", ")))"
+        return CoreDataSQL.verifyRowsOf(entityNumbers: numbers)
     }
 
     /// The `Z_PK`s whose stored value breaks `attribute`'s bounds or pattern, read back and judged here.
@@ -100,7 +99,7 @@ extension StoreVerifier {
         guard lowest != nil || highest != nil || pattern != nil else { return [] }
         let marker = type == .binary && attribute.allowsExternalBinaryDataStorage ? 1.0 : 0.0
         var keys: [Int64] = []
-        for row in try database.rows("SELECT Z_PK, \(SQLIdentifier.quoted(column)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(column)) IS NOT NULL ORDER BY Z_PK") {
+        for row in try database.rows(CoreDataSQL.verifyValues(table: table, column: column)) {
             guard case .integer(let key) = row[0] else { continue }
             let measure: Double?
             var text: String?

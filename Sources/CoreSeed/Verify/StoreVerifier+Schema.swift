@@ -24,26 +24,27 @@ extension StoreVerifier {
         for table in layout.tables {
             let entities = layout.entities.filter { $0.tableName == table.name }.map(\.name)
             result.append(ExpectedTable(
-                name: table.name, sql: StoreLayout.createTableSQL(table),
+                name: table.name, sql: CoreDataSQL.createTable(table),
                 columns: table.columns.map { .init(name: $0.name, type: $0.sqlType.replacingOccurrences(of: " PRIMARY KEY", with: "")) },
                 role: "entity \(entities.joined(separator: ", "))", isJoin: false))
         }
         for join in layout.joinTables {
             let names = [join.firstColumn, join.secondColumn] + join.orderColumns.map(\.name)
             result.append(ExpectedTable(
-                name: join.name, sql: StoreLayout.createJoinTableSQL(join),
+                name: join.name, sql: CoreDataSQL.createJoinTable(join),
                 columns: names.map { .init(name: $0, type: "INTEGER") },
                 role: "\(join.firstEntity).\(join.firstRelationship) ↔ \(join.secondEntity).\(join.secondRelationship)",
                 isJoin: true))
         }
         var fixed = [CoreDataSchema.createPrimaryKeyTable, CoreDataSchema.createMetadataTable]
         if layout.framework.hasModelCache { fixed.append(CoreDataSchema.createModelCacheTable) }
+        let (keys, metadata) = (CoreDataSchema.primaryKeyTableColumns, CoreDataSchema.metadataTableColumns)
         let fixedColumns: [String: [StoredSchema.Column]] = [
-            CoreDataSchema.primaryKeyTable: [.init(name: "Z_ENT", type: "INTEGER"), .init(name: "Z_NAME", type: "VARCHAR"),
-                                             .init(name: "Z_SUPER", type: "INTEGER"), .init(name: "Z_MAX", type: "INTEGER")],
-            CoreDataSchema.metadataTable: [.init(name: "Z_VERSION", type: "INTEGER"), .init(name: "Z_UUID", type: "VARCHAR(255)"),
-                                           .init(name: "Z_PLIST", type: "BLOB")],
-            CoreDataSchema.modelCacheTable: [.init(name: "Z_CONTENT", type: "BLOB")],
+            CoreDataSchema.primaryKeyTable: [.init(name: keys.entity, type: "INTEGER"), .init(name: keys.name, type: "VARCHAR"),
+                                             .init(name: keys.superEntity, type: "INTEGER"), .init(name: keys.max, type: "INTEGER")],
+            CoreDataSchema.metadataTable: [.init(name: metadata.version, type: "INTEGER"), .init(name: metadata.uuid, type: "VARCHAR(255)"),
+                                           .init(name: metadata.plist, type: "BLOB")],
+            CoreDataSchema.modelCacheTable: [.init(name: CoreDataSchema.modelCacheContentColumn, type: "BLOB")],
         ]
         for (name, columns) in fixedColumns where name != CoreDataSchema.modelCacheTable || layout.framework.hasModelCache {
             let sql = fixed.first { $0.hasPrefix("CREATE TABLE \(name) ") }!

@@ -27,16 +27,16 @@ extension StoreVerifier {
                 guard case .attribute(let entity, let name, let type) = column.role,
                       let attribute = model.entity(named: entity)?.attribute(named: name),
                       StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
-                let where_ = "FROM \(SQLIdentifier.quoted(table.name)) WHERE \(SQLIdentifier.quoted(column.name)) IS NOT NULL"
                 if let condition = StoreVerifier.badForm(column.name, type) {
-                    guard case .integer(let count)? = try database.scalar("SELECT count(*) \(where_) AND (\(condition))"), count > 0 else { continue }
-                    let keys = try database.rows("SELECT Z_PK \(where_) AND (\(condition)) ORDER BY Z_PK LIMIT 5").compactMap { row -> Int64? in
+                    guard case .integer(let count)? = try database.scalar(CoreDataSQL.verifyBadFormCount(table: table.name, column: column.name, condition: condition)),
+                          count > 0 else { continue }
+                    let keys = try database.rows(CoreDataSQL.verifyBadFormKeys(table: table.name, column: column.name, condition: condition)).compactMap { row -> Int64? in
                         if case .integer(let key) = row[0] { key } else { nil }
                     }
                     report.differences.append("\(table.name).\(column.name): \(count) value(s) that are not \(StoreVerifier.form(of: type)) (Z_PK \(rows(keys, Int(count)))): \(entity).\(name) is \(CoercionFailure.article(type.rawValue)) \(type.rawValue)")
                 } else if type == .transformable, KeyedArchiver.isReadAsArchive(attribute) {
                     var bad: [Int64] = [], total = 0
-                    for row in try database.rows("SELECT Z_PK, \(SQLIdentifier.quoted(column.name)) \(where_) ORDER BY Z_PK") {
+                    for row in try database.rows(CoreDataSQL.verifyValues(table: table.name, column: column.name)) {
                         guard case .integer(let key) = row[0] else { continue }
                         if case .blob(let bytes) = row[1], KeyedArchiver.isKeyedArchive(bytes) { continue }
                         total += 1
@@ -62,14 +62,13 @@ extension StoreVerifier {
     /// here from the child keys, not with the build's query (``DerivedCount/fillSQL``), so that one
     /// mistake cannot hide in both; a counted row in the counter's own table counts like any other.
     static func countDisagreements(_ database: SQLiteDatabase, _ derived: DerivedCount) throws -> [Int64] {
-        let childKey = SQLIdentifier.quoted(derived.childKey)
         var pointing: [Int64: Int64] = [:]
-        for row in try database.rows("SELECT \(childKey) FROM \(SQLIdentifier.quoted(derived.childTable))") {
+        for row in try database.rows(CoreDataSQL.verifyColumn(table: derived.childTable, column: derived.childKey)) {
             if case .integer(let key) = row[0] { pointing[key, default: 0] += 1 }
         }
         let counting = Set(derived.entityNumbers)
         var disagreeing: [Int64] = []
-        for row in try database.rows("SELECT Z_PK, Z_ENT, \(SQLIdentifier.quoted(derived.column)) FROM \(SQLIdentifier.quoted(derived.table)) ORDER BY Z_PK") {
+        for row in try database.rows(CoreDataSQL.verifyDerivedCounts(table: derived.table, column: derived.column)) {
             guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
             if !counting.isEmpty, !counting.contains(Int(entity)) { continue }
             if case .integer(let value) = row[2], value == pointing[key] ?? 0 { continue }

@@ -77,7 +77,7 @@ public struct StoreVerifier {
     public func verify(_ database: SQLiteDatabase, into report: inout Report, integrity: Bool = true,
                        storePath: String? = nil, values: Bool = true) throws {
         let schema = try StoredSchema.read(database)
-        guard StoreVerifier.has(schema, table: CoreDataSchema.metadataTable, columns: ["Z_UUID", "Z_PLIST"]) else {
+        guard StoreVerifier.has(schema, table: CoreDataSchema.metadataTable, columns: [CoreDataSchema.metadataTableColumns.uuid, CoreDataSchema.metadataTableColumns.plist]) else {
             let tables = schema.tables.map(\.name).filter { !$0.hasPrefix("sqlite_") }
             report.differences.append("no Z_METADATA table with Z_UUID and Z_PLIST: not a Core Data store (tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", ")))")
             return
