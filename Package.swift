@@ -44,14 +44,22 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "coreseed writes the seed store where the spec says, normally inside the package")]),
             dependencies: ["coreseed"],
             path: "Plugins/SeedPlugin"),
+        // What both test targets share (Tests/CoreSeedTestSupport): the corpus lookup, the one
+        // temporary-folder helper, the binary runner and `assertGolden`.
+        .target(
+            name: "CoreSeedTestSupport",
+            dependencies: ["CoreSeed"],
+            path: "Tests/CoreSeedTestSupport"),
         .testTarget(
             name: "CoreSeedTests",
-            dependencies: ["CoreSeed"],
+            dependencies: ["CoreSeed", "CoreSeedTestSupport"],
             path: "Tests/CoreSeedTests"),
         .testTarget(
             name: "coreseedTests",
-            dependencies: ["CoreSeed"],
-            path: "Tests/coreseedTests"),
+            dependencies: ["CoreSeed", "CoreSeedTestSupport"],
+            path: "Tests/coreseedTests",
+            // assertGolden's golden files, beside the tests that compare with them.
+            exclude: ["Build/Golden", "Schema/Golden", "Usage/Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader
 # imports CLibXML2, only Crypto/ imports the crypto library (CCrypto, CommonCrypto), every unsafe
-# construct has its SAFETY: comment (scripts/unsafe-comments.py), the two test targets' corpus gate
-# (Corpus.swift) is one file in two places, Core Data's SQL is built in Sources/CoreSeed/Layout/SQL only
-# (scripts/coredata-sql.py, which first proves itself on planted lines), Tools/CoreDataCheck (both
-# halves) and the fuzz targets compile.
+# construct has its SAFETY: comment (scripts/unsafe-comments.py), Core Data's SQL is built in
+# Sources/CoreSeed/Layout/SQL only (scripts/coredata-sql.py, which first proves itself on planted
+# lines), Tools/CoreDataCheck (both halves) and the fuzz targets compile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -20,9 +19,6 @@ python3 scripts/unsafe-comments.py Sources || { echo "an unsafe construct has no
 # Core Data's SQL has one home: the rule must refuse its planted lines before its pass over Sources counts.
 python3 scripts/coredata-sql.py --self-test || { echo "the Core Data SQL rule does not refuse its planted lines (scripts/coredata-sql.py --self-test)"; status=1; }
 python3 scripts/coredata-sql.py Sources || { echo "Core Data SQL outside Sources/CoreSeed/Layout/SQL (scripts/coredata-sql.py)"; status=1; }
-if ! cmp -s Tests/CoreSeedTests/Support/Corpus.swift Tests/coreseedTests/Corpus.swift; then
-  echo "Tests/CoreSeedTests/Support/Corpus.swift and Tests/coreseedTests/Corpus.swift must stay the same file"; status=1
-fi
 swift build -Xswiftc -warnings-as-errors >/dev/null || { echo "build has warnings or errors"; status=1; }
 # The macOS Core Data check must keep compiling here too: its Linux half as it is, its Core Data
 # half (behind canImport) against the declarations in Tools/CoreDataCheck/TypeCheck/CoreData.swift.

@@ -10,7 +10,7 @@
 //   .build/core-data-check --model Inputs/Carriers.xcdatamodeld Outputs/Carriers.sqlite
 //
 // The Linux half (no Core Data) copies each store with its support folder and checks the copy with
-// coreseed, then exits 77; `Tests/coreseedTests/MacProofTests.swift` runs it on `make seed`'s
+// coreseed, then exits 77; `Tests/coreseedTests/MacProof/MacProofTests.swift` runs it on `make seed`'s
 // outputs. Everything that needs Core Data is behind `#if canImport(CoreData)`; `make lint`
 // type-checks it against `Tools/CoreDataCheck/TypeCheck/CoreData.swift`, declarations transcribed
 // from Apple's documentation, since this machine has no Core Data to compile it with.

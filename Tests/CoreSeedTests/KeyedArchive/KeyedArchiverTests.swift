@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Transformable values (issue 13, DESIGN §4b.11): every real keyed archive in the corpus that holds
 /// values CoreSeed can write decodes and re-encodes byte for byte; the others (an app's own classes)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// The rules of DESIGN §4b, each spelled out as SQL on a small model of our own.
 @Suite struct CoreDataOrderRuleTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Golden comparisons: our hashes against what Core Data wrote in the corpus stores and compiled models.
 @Suite(.needsCorpus) struct CorpusHashesTests {

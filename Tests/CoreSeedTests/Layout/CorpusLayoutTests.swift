@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Golden tests: the layout derived from each corpus model equals what Core Data wrote in its store.
 ///

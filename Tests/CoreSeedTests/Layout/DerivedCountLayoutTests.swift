@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Derived `@count` attributes (DESIGN §4b.12): the `Z_DA_` triggers CoreSeed derives equal the ones
 /// Core Data wrote into `coredataplus-samplemodel2-v1`, for a model with the same entities, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Derived `@count`s whose counted rows live in the counter's own table (issue 23): a self-referential
 /// folder tree, sibling sub-entities of one abstract parent, a parent counting its own sub-entities.

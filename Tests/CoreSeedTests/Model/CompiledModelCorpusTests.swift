@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 26, item 1: the model read from a store's `Z_MODELCACHE` (or a compiled `.mom`) is the model
 /// Core Data wrote the store with: the store's hashes, its schema, and its XML source's schema.

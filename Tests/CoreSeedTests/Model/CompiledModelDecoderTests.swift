@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 26, item 1: what the compiled model decoder reads from a model built in code, and how it
 /// refuses a class or key it does not know.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 26, item 1 (first part): a store's `Z_MODELCACHE` and a compiled `.mom` read back as a
 /// compiled model's outline, checked against what the store itself says of its entities.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 @Suite struct ModelReaderTests {
     @Test(.needsCorpus) func readsEveryVersionAndTheCurrentOne() throws {

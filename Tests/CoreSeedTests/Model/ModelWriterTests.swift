@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 26, item 2: a model read from a store's cache (or a compiled `.momd`) written as an
 /// `.xcdatamodeld` reads back with the same hashes and schema.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// The seed corpus of the plist fuzz target (`Fuzz/corpus/plist/`, `make fuzz`): written by CoreSeed's
 /// own writers (`BinaryPropertyListWriter`, `KeyedArchiver`), never taken from corpus stores (their

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// The JSON and JSON Lines reader (issue 14): records by path, fields by key path, nested arrays as
 /// lists, exact error locations, UTF-8 and duplicate keys checked as the CSV reader checks them.

@@ -1,25 +1,6 @@
 import Foundation
 @testable import CoreSeed
 
-/// Small files for reader tests, written into a temporary directory.
-final class Scratch {
-    let directory: URL
-
-    init() throws { directory = try TestPaths.temporaryDirectory() }
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    /// Writes `bytes` to `name` and returns its path.
-    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
-        return url.path
-    }
-
-    func file(_ name: String, _ text: String) throws -> String {
-        try file(name, Array(text.utf8))
-    }
-}
-
 extension RecordReader {
     /// Every record, as values.
     func all() throws(ReaderError) -> [Record] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 @Suite struct SQLiteRecordReaderTests {
     static let banklist = TestPaths.inputs.appendingPathComponent("fdic-2011/banklist.sqlite3").path

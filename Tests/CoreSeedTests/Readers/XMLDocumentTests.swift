@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// One body of records in many documents around it — prologs, epilogs, shapes and errors — read as
 /// the user sees them: every record with its values and line, then the error with line and column.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// The XML reader's batches: parsed on a thread of their own, shown in place to the build.
 @Suite struct XMLRecordBatchTests {

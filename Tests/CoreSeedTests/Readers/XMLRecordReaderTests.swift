@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 @Suite struct XMLRecordReaderTests {
     static let providers = TestPaths.inputs.appendingPathComponent("serviceproviders.xml").path

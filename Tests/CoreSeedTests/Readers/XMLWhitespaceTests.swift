@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// CoreSeed's whitespace rule for XML (docs/SPEC.md, "Whitespace"): text is kept exactly as
 /// written, CDATA included; a run of text between tags that is whitespace only is ignored, unless

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// A connection hardened for a file that may be hostile runs none of its views or triggers and writes
 /// nothing; a step that runs past its time limit is stopped; a backup blocked by a lock sleeps between

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// The model's value rules (issue 23): Date bounds, Binary lengths, a String's regular expression
 /// (whole-string, as NSPredicate MATCHES), and the number and String length bounds the converter

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Links as SPEC.md says (issue 23): an unresolved key under `--max-errors` leaves its record out and
 /// counts it; `onUnresolved` skip/null count what they drop; a key that rows of two sub-entities of an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// The model's relationship rules (issue 23): a non-optional to-one left empty, a to-many outside its
 /// `minCount`…`maxCount`, each an error at the record that `--max-errors` tolerates by leaving it out.

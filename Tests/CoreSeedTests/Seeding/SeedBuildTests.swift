@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Builds driven through the library's API (`SeedBuild.run`), not the binary: the plan each spec gets,
 /// the rows it writes, what a failure carries.

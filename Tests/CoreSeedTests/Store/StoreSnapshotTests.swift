@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// How a store is read (`StoreSnapshot`): the route for what lies beside it, nothing created or left
 /// behind, a closed store read again when it changed, a hot journal rolled back in a private copy,

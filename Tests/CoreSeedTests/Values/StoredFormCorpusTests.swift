@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 13: every attribute type's stored form, proven against real rows Core Data wrote. For each
 /// corpus store, up to 25 stored values of every attribute are read, written back as the text a user

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 30: checking a store's inline external-storage values wrote into freed memory. Swift 6.3.1's
 /// optimizer freed the copy that `ExternalBinary.decode` made of each inline value before filling it,

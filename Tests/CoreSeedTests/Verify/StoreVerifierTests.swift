@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 @Suite struct StoreVerifierTests {
     @Test(.needsCorpus, arguments: CorpusStore.withXMLModel)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// `verify` checks the model's rules on the stored rows (issue 23), with code of its own: a store is
 /// built, one row is changed behind CoreSeed's back with plain SQL for each check, and the report

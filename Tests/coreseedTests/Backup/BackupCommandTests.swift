@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// End-to-end: `coreseed backup` on a WAL store whose committed rows are still only in its -wal.
 @Suite(.serialized) struct BackupCommandTests {

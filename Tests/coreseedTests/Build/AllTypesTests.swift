@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 13's test model: every attribute type, an external-storage Binary (one value inline, one in a
 /// file), a Transformable list and dictionary, a derived `@count` and a compound uniqueness constraint,

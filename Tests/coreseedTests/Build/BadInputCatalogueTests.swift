@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// The catalogue of bad inputs (issue 16): every kind of mistake a user makes in a spec, a model, a
 /// source, a command line or a store path, each with the exact message and exit status it must give.

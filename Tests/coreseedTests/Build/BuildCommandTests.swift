@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// End-to-end: the real binary on the repository's Inputs/, the FDIC list (Inputs/fdic-2011/) among them.
 @Suite(.serialized) struct BuildCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Bad input fails the build with one line per problem, exit 1, and the previous store untouched.
 @Suite(.serialized) struct BuildErrorTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 24, item 13: under `--max-errors`, each repeated key read the source again up to the first
 /// occurrence to name it (80k rows: 227 s). The earlier records are now located together, in one more

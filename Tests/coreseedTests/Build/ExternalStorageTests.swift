@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 13: `externalAbove` stores large values of an external-storage Binary attribute as Core Data
 /// does (DESIGN §4b.10): `0x02` + UUID + `0x00` in the column, the bytes in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 23: a field named exactly as the attribute wins over one that only folds to its name; two
 /// that fold to it without an exact one are an error; `onBlank: null` stores NULL in every type.

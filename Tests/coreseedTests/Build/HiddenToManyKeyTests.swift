@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// §4c.4 end to end: a to-many relationship with no inverse (`Album.documents`) is seeded from a list
 /// of destination keys as any to-many, stored in the destination's hidden `Z1DOCUMENTS` column, checked

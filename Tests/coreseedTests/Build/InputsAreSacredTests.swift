@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// An output, report or `--into` store that would overwrite one of the build's inputs is refused
 /// before any work, and the input is left as it was (issue 16: an `"output"` naming the CSV, the spec

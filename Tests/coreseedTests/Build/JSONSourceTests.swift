@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 14: JSON and JSON Lines sources, end to end: a JSON document and a JSON Lines file feed a
 /// store, a to-many relationship from nested arrays (by key, as XML's repeated children do) and a

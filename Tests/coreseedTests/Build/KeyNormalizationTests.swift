@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 23: "Québec" written with one code point for é (NFC) and with `e` and a combining accent
 /// (NFD) are different keys, as for Core Data; the unresolved key's message says the other form exists.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// `--max-errors` leaves no orphans: a record whose to-one names a record rejected for its values is
 /// left out too, in a cascade, each listed with the record it depended on (issue 14: orphans were

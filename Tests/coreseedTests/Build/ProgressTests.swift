@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// `build`'s progress on stderr when it is not a terminal (a CI log): plain lines, at most one per
 /// interval (`CORESEED_PROGRESS_INTERVAL`, 0 here: every report), each `progress: N s: PHASE…`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 23, sources and values: real files nobody here wrote, read as shipped (tzdata's
 /// `zone1970.tab` and `iso3166.tab`, iso-codes' `iso_3166-3.json`; Tests/Fixtures/public-data), and
@@ -7,8 +8,7 @@ import Testing
 @Suite struct PublicDataSourceTests {
     /// Copies fixture `name` from Tests/Fixtures/public-data into the scratch folder.
     static func copyFixture(_ name: String, to scratch: Scratch) throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/public-data")
+        let folder = TestPaths.fixtures.appendingPathComponent("public-data")
         try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: URL(fileURLWithPath: scratch.path(name)))
     }
 

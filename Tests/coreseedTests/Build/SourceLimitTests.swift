@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 12: a view or query of a legacy SQLite source that never ends (an endless
 /// `WITH RECURSIVE`) wrote 380 MB in 20 s, until the disk was full. It now fails in bounded time,

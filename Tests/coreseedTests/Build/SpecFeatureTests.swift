@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// One small spec per feature, built by the real binary, rows checked through SQL.
 @Suite struct SpecFeatureTests {

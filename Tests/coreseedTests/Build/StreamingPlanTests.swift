@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// The one-pass plan (every relationship links rows of the same record) must give exactly what the
 /// two-pass plan gives, and still catch duplicate keys.

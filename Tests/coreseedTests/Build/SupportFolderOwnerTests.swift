@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, items 1, 2, 4, 7: a support folder has one owner. Two stores that map to one
 /// `.NAME_SUPPORT` are refused before anything is written; clean-up removes only files the

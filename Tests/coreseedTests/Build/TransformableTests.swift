@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 13: `"archive": "json"` / `"list"` store the `NSKeyedArchiver` archive Core Data reads for a
 /// Transformable; export writes the values back as JSON and `export --spec` rebuilds them byte for byte.

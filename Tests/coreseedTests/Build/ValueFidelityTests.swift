@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Values stored as Core Data stores them, or refused (issue 13).
 @Suite struct ValueFidelityTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Defect 15 of issue 16: an interrupted or failing `export` left its temporary file and a partial set
 /// of files. Files are now staged inside the output folder and moved into place together, so the folder

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// End-to-end: `export --spec` then `build` from the export gives the same rows (the restore path).
 @Suite(.serialized) struct ExportRoundTripTests {

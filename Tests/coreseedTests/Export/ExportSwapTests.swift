@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 8: an export interrupted between its renames left a mix of new and old files
 /// (5 of 38 runs). The folder is now swapped with a complete staging folder in one step.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 @Suite struct HashesCommandTests {
     /// The exact JSON, against the hashes Core Data wrote into contentful-persistence-test (see its metadata.txt).

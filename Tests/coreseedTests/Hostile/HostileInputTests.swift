@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, items 5, 6, 10, 11: a pipe as a source, a legacy SQLite source with a hot journal, a
 /// support folder that holds a symlink or a FIFO, a `Z_MAX` at the top of its range.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 9: a `Z_PLIST` or a Transformable archive of arrays that each hold the next twice
 /// (shared references: a few hundred bytes, 2^40 paths) hung `verify`, `inspect`, `export` and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 24, "regular files only": a pipe (FIFO) as the store, the model or a `"file": true` value
 /// blocked the command forever (the FIFO has no writer) or read it once and in part. Each command now

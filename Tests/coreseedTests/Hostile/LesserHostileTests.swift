@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 14: the lesser findings, each with what the user now sees.
 @Suite struct LesserHostileTests {

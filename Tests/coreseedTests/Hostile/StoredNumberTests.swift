@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 3 (checked arithmetic on what a store holds): a hostile number read from a store is
 /// an error naming the table, column and row, never an overflow trap, an allocation that cannot be

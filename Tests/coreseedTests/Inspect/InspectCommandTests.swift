@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// End-to-end: `coreseed inspect` on a corpus store copy and on a built store.
 @Suite(.serialized) struct InspectCommandTests {

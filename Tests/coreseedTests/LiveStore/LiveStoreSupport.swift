@@ -1,5 +1,6 @@
 import Foundation
 import CoreSeed
+import CoreSeedTestSupport
 
 /// A `coreseed` run in a child process with a private `TMPDIR`, which a test can signal, time and
 /// inspect while it runs (`BinaryRunner` waits for the end; these tests act in the middle).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// End-to-end: `verify`, `inspect`, `export` and `backup` on stores that another process is writing to,
 /// holds locked, or that were altered to hang a reader — and what an interrupted command leaves behind.

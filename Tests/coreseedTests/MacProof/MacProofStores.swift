@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// The test suite's stores for the macOS workflow's Core Data check (issue 29): AllTypesTests' store
 /// with every attribute kind, and a store built for one configuration, each with a model momc

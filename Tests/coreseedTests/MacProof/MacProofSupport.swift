@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// What the issue-29 tests share: Tools/CoreDataCheck compiled once per test run, and the stores of
 /// `make seed` built once, both in `.build/mac-proof-tests/` (replaced by each run).

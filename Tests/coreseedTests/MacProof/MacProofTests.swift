@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Tools/CoreDataCheck's Linux half (issue 29): option handling, and each store copied with its
 /// support folder under its own name, checked with coreseed and exported, on the stores `make seed`

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 26, item 1: every model input of the command line takes a compiled model or a store, and
 /// `verify` and `export` without `--model` read the store with its own cached model and say so.

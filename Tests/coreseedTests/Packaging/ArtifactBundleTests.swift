@@ -1,6 +1,7 @@
 import CoreSeed
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// `make artifactbundle` (scripts/artifactbundle.sh) from a Linux build: the layout and `info.json` of
 /// SwiftPM's artifact bundle format (SE-0305: "schemaVersion" "1.0", artifacts of type executable,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 @Suite struct PreviewTests {
     @Test func banklistFirstTwoRecords() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 @Suite struct LayoutCommandTests {
     static let corpus = StoreOps.corpus

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Write errors are errors: output that cannot be written (a full device, a closed pipe) ends the
 /// command with one line on stderr naming where it could not write, and exit 74 — never a crash.

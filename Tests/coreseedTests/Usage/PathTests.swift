@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Paths a user really has — spaces, non-ASCII, `#`, `?`, `%` — work for every command and every
 /// source kind (issue 16: a non-ASCII path failed after the whole build, SQLite sources under one

@@ -1,6 +1,7 @@
 import CoreSeed
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// The command line as people expect it: `--help`, `--version`, `help COMMAND`, and usage errors that
 /// show the usage line and where the help is, all asserted exactly as printed.

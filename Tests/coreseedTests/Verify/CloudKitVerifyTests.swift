@@ -1,6 +1,7 @@
 import CoreSeed
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// `coreseed verify --cloudkit` (docs/APP.md, "CloudKit"): what keeps a configuration's entities from
 /// syncing through NSPersistentCloudKitContainer, one error line each.

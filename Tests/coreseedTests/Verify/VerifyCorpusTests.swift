@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// `coreseed verify` on real stores: every corpus store passes and names its model version; altered
 /// copies fail with one line naming what was expected and what was found, never an SQLite error.

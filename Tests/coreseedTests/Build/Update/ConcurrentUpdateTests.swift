@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 3: two `build --into` on one store at once both said "updated" and one update was
 /// lost. An update holds the store's lock from before it reads the store until its copy is in place:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreSeedTestSupport
 
 /// Issue 14: relationships could point at rows already in the store only through a source that
 /// queried the store itself. An entity named with a `key` and no `from` stands for its stored rows.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// A blank cell in an upsert's change file leaves the stored value (`onBlank: keep`, the default);
 /// `onBlank: null` clears it (issue 14: blank latitude, longitude and country wiped stored values).

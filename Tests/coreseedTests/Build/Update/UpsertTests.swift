@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// `build --into STORE --mode upsert|insert` on existing stores, and per-configuration stores.
 @Suite struct UpsertTests {

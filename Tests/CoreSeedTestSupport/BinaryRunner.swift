@@ -1,24 +1,25 @@
 import Foundation
 
 /// Runs the built `coreseed` binary and captures what a user sees.
-struct BinaryRunner {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct BinaryRunner {
+    /// What the run printed and how it ended.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
-    static let repositoryRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("Package.swift not found")
-    }()
+    /// The repository root (`TestPaths.repositoryRoot`): where the binary runs unless told otherwise.
+    public static var repositoryRoot: URL { TestPaths.repositoryRoot }
 
     /// The binary next to the test bundle (same build folder).
-    static let binary: URL = {
+    public static let binary: URL = {
         var url = Bundle.main.bundleURL
         for _ in 0..<4 {
             let candidate = url.appendingPathComponent("coreseed")
@@ -30,13 +31,13 @@ struct BinaryRunner {
 
     /// Runs the binary with `arguments` in `directory`; `environment` is added to this process's.
     /// `stdout` and `stderr`, when given, are where its output goes (then that part of the result is empty).
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                     stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Result {
         try run(executable: binary, arguments, in: directory, environment: environment, stdout: stdout, stderr: stderr)
     }
 
     /// Runs `executable` (a wrapper of the binary) as ``run(_:in:environment:stdout:stderr:)`` runs the binary.
-    static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+    public static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                     stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable

@@ -1,21 +1,32 @@
 import Foundation
-@testable import CoreSeed
+import CoreSeed
 
 /// One entry of the corpus's `index.json` (`Corpus`); tests that use one carry `.needsCorpus`.
-struct CorpusStore: Sendable, CustomStringConvertible {
-    let name: String
-    let store: String
-    let model: String
-    let modelVersion: String?
-    let frameworkVersion: Int
-    let xmlModel: Bool
+public struct CorpusStore: Sendable, CustomStringConvertible {
+    public let name: String
+    public let store: String
+    public let model: String
+    public let modelVersion: String?
+    public let frameworkVersion: Int
+    public let xmlModel: Bool
     /// The app migrated this store in place: its SQL text keeps history a fresh store lacks (§4b.8).
-    let migrated: Bool
+    public let migrated: Bool
 
-    var description: String { name }
+    public var description: String { name }
+
+    public init(name: String, store: String, model: String, modelVersion: String?, frameworkVersion: Int,
+                xmlModel: Bool, migrated: Bool) {
+        self.name = name
+        self.store = store
+        self.model = model
+        self.modelVersion = modelVersion
+        self.frameworkVersion = frameworkVersion
+        self.xmlModel = xmlModel
+        self.migrated = migrated
+    }
 
     /// Every entry of the index; empty when the corpus is absent (its tests are skipped then).
-    static let all: [CorpusStore] = {
+    public static let all: [CorpusStore] = {
         let url = TestPaths.corpus.appendingPathComponent("index.json")
         guard let data = try? Data(contentsOf: url),
               let array = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
@@ -28,17 +39,17 @@ struct CorpusStore: Sendable, CustomStringConvertible {
         }
     }()
 
-    static var withXMLModel: [CorpusStore] { all.filter(\.xmlModel) }
+    public static var withXMLModel: [CorpusStore] { all.filter(\.xmlModel) }
 
-    var storeURL: URL { TestPaths.corpus.appendingPathComponent(store) }
-    var modelPath: String { TestPaths.corpus.appendingPathComponent(model).path }
+    public var storeURL: URL { TestPaths.corpus.appendingPathComponent(store) }
+    public var modelPath: String { TestPaths.corpus.appendingPathComponent(model).path }
 
-    func loadModel() throws -> Model {
+    public func loadModel() throws -> Model {
         try ModelVersions.load(path: modelPath).version(named: modelVersion)
     }
 
     /// Opens a private copy of the store (with its `-wal`), so the original is never touched.
-    func openCopy() throws -> (SQLiteDatabase, URL) {
+    public func openCopy() throws -> (SQLiteDatabase, URL) {
         let directory = try TestPaths.temporaryDirectory()
         let copy = try TestPaths.copyStore(storeURL, into: directory)
         return (try SQLiteDatabase(path: copy.path, mode: .readWrite), directory)

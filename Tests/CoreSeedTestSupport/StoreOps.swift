@@ -2,12 +2,12 @@ import Foundation
 import CoreSeed
 
 /// Corpus access and file fingerprints for the inspect/backup/export end-to-end tests.
-enum StoreOps {
+public enum StoreOps {
     /// The Core Data corpus outside the repository; tests that read it carry `.needsCorpus` (`Corpus`).
-    static let corpus = Corpus.url
+    public static let corpus = Corpus.url
 
     /// Copies a corpus store (and any sidecars) into `folder` as `store.sqlite`, writable; returns its path.
-    static func copyCorpusStore(_ name: String, into folder: URL) throws -> String {
+    public static func copyCorpusStore(_ name: String, into folder: URL) throws -> String {
         let source = corpus.appendingPathComponent(name).appendingPathComponent("store.sqlite").path
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent("store.sqlite").path
@@ -19,7 +19,7 @@ enum StoreOps {
     }
 
     /// Every file of `folder` with its bytes.
-    static func contents(of folder: URL) throws -> [String: Data] {
+    public static func contents(of folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
             result[name] = try Data(contentsOf: folder.appendingPathComponent(name))
@@ -28,7 +28,7 @@ enum StoreOps {
     }
 
     /// Rows of `sql` on an open connection, rendered as text ("NULL" for null).
-    static func rows(_ database: SQLiteDatabase, _ sql: String) throws -> [[String]] {
+    public static func rows(_ database: SQLiteDatabase, _ sql: String) throws -> [[String]] {
         try database.rows(sql).map { $0.map(Scratch.render) }
     }
 }
