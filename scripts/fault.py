@@ -17,12 +17,16 @@ that nothing the user had was lost:
   backup is one consistent committed state, `verify` reports no false corruption, `--into` refuses
   the store that is in use and changes nothing;
 - a hostile store (an entity table replaced by a view over an endless recursive query): `verify`,
-  `export` and `inspect` end within 30 s, non-zero, naming the view.
+  `export` and `inspect` end within 30 s, non-zero, naming the view;
+- stores with external-storage files (scripts/fault_stores.py): kill -9 during `backup` (onto a new
+  and an existing destination), `export`, `build --into A` and `--into A --output B` (STORE_KILL_RUNS
+  each, default 12), sibling store names sharing one support folder, and concurrent `--into` on one
+  store (CONCURRENT_ROUNDS of 3 writers, default 6).
 
 Prints one line per campaign (runs, survived, lost) and exits 1 if anything was lost.
 Usage: scripts/fault.py [BINARY]   (default .build/release/coreseed; SEED=N for another random order)
 """
-import hashlib, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
+import hashlib, os, fault_stores, random, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/coreseed"))
@@ -259,16 +263,25 @@ def main():
     work = tempfile.mkdtemp(prefix="coreseed-fault-")
     started = time.monotonic()
     try:
-        specs = bank_specs(work)
-        killed_builds(work, specs)
-        signalled_builds(work, specs)
-        size_limit(work, specs)
-        full_disk(work, specs)
-        concurrent_builds(work, specs)
-        live_store(work)
-        hostile_store(work)
+        if os.environ.get("ONLY") != "stores":  # ONLY=stores: the campaigns of fault_stores.py alone
+            specs = bank_specs(work)
+            killed_builds(work, specs)
+            signalled_builds(work, specs)
+            size_limit(work, specs)
+            full_disk(work, specs)
+            concurrent_builds(work, specs)
+            live_store(work)
+            hostile_store(work)
+        stores = fault_stores.Stores(BIN, work, run, record, verifies)
+        stores.prepare()
+        stores.kills(int(os.environ.get("STORE_KILL_RUNS", "12")))
+        stores.siblings()
+        stores.concurrent(int(os.environ.get("CONCURRENT_ROUNDS", "6")), 3)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if os.environ.get("KEEP"):
+            print(f"fault: scratch kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     runs = sum(r[1] for r in results)
     lost = sum(r[3] for r in results)
     print(f"fault: total {runs} runs, {runs - lost} survived, {lost} lost, in {time.monotonic() - started:.0f} s")

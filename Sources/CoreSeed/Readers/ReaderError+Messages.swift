@@ -31,6 +31,7 @@ extension ReaderError {
         case xmlSyntax(String)
         case xmlEntitiesDeclared
         case xmlTooDeep(Int)
+        case xmlTextTooLong(Int)
         case xmlUnsupportedPath(field: String, path: String)
         // JSON
         case jsonSyntax(String)
@@ -70,6 +71,7 @@ extension ReaderError.Reason {
         case .xmlSyntax(let text): return "XML error: \(text)"
         case .xmlEntitiesDeclared: return "the document declares entities, which are not expanded"
         case .xmlTooDeep(let limit): return "elements nested deeper than \(limit) levels"
+        case .xmlTextTooLong(let limit): return "a run of text longer than \(limit >> 20) MiB (\(limit) bytes), the most one XML value may hold (a CSV record's limit too): put such a value in a file of its own and read it with \"file\": true"
         case let .xmlUnsupportedPath(field, path): return "field '\(field)': unsupported path '\(path)'"
         case .jsonSyntax(let text): return "JSON error: \(text)"
         case .jsonDuplicateKey(let key): return "key '\(key)' is given twice in one object"

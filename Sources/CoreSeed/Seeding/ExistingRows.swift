@@ -7,6 +7,8 @@ struct ExistingRows: Sendable {
         var maxPrimaryKeys: [String: Int64]
         /// Per seeded entity: how a record's key reads in the store's terms.
         var keyReaders: [ExistingKeyReader]
+        /// Per seeded entity and to-one slot: the stored positions of ordered to-many members.
+        var orders: [Int: [Int: StoredOrders]] = [:]
 
     /// How an entity's key is found in the store: the attributes its key fields feed, or, for an entity
     /// whose key feeds no attribute (FailedBankInfo keyed by "CERT #"), the key of the row its to-one
@@ -89,7 +91,7 @@ struct ExistingRows: Sendable {
                 }
             }
         }
-        return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers)
+        return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers, orders: try StoredOrders.load(database, plan: plan))
     }
 
     /// The highest stored key new keys are counted up from: half of `Int64.max`, so that no count of

@@ -171,7 +171,8 @@ extension KeyPass {
             states[source.entity].toOneKeys[slot][ordinal] = targetKey
             setEntity(target.entity, entity: source.entity, slot: slot, ordinal: ordinal)
             if let inverse, inverse.isToMany, inverse.isOrdered, !states[source.entity].toOneOrders[slot].isEmpty {
-                states[source.entity].toOneOrders[slot][ordinal] = nextOrder("\(target.entity).\(inverse.name)", targetKey)
+                states[source.entity].toOneOrders[slot][ordinal] = memberOrder("\(target.entity).\(inverse.name)", owner: targetKey,
+                                                                               entity: source.entity, slot: slot, member: sourceKey)
             }
             // The inverse column of a row only in the existing store is left as it is.
             if let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] {

@@ -124,6 +124,17 @@ extension ExternalDataFolder {
         }
     }
 
+    /// Removes the `.UUID.coreseed-PID.part` staging files `copyVerified` left in `folder` when its
+    /// process was killed mid-copy (their process no longer exists).
+    static func removeStaleParts(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".part") {
+            guard let marker = name.range(of: ".coreseed-", options: .backwards),
+                  let pid = Int32(name[marker.upperBound...].dropLast(".part".count)) else { continue }
+            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
     /// Whether the first `size` bytes of two open files are the same (and the second is that long).
     private static func sameBytes(_ first: Int32, _ second: Int32, size: Int) -> Bool {
         var info = stat()

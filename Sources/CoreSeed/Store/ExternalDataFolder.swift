@@ -80,6 +80,7 @@ public final class ExternalDataFolder: Sendable {
         guard !staged.isEmpty || !needsCopy.isEmpty else { return }
         do {
             try FileManager.default.createDirectory(atPath: targetFolder, withIntermediateDirectories: true)
+            ExternalDataFolder.removeStaleParts(in: targetFolder)
             for uuid in staged.sorted() where referenced.contains(uuid) {
                 guard rename(stagingFolder + "/" + uuid, targetFolder + "/" + uuid) == 0 else {
                     throw FileError(.cannotWriteOutput, path: targetFolder, message: "cannot move an external file into place: \(String(cString: strerror(errno)))")

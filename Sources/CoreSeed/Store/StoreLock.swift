@@ -13,10 +13,14 @@ public final class StoreLock {
     private let descriptor: Int32
     private let identity: Snapshot
 
-    /// What identifies one state of a store's file: device, inode, size, modification time, and the
-    /// size of its `-wal` (-1: none), which an app's commits in WAL mode grow.
+    /// What identifies one state of a store's file: device, inode, size, modification time, SQLite's
+    /// file change counter (header offset 24, which every commit in rollback mode increments), and the
+    /// size and header of its `-wal` (-1: none): an app's commits in WAL mode grow it, and a WAL
+    /// restarted after a checkpoint gets new salts although its size may stay. The counters catch a
+    /// change that keeps the size within one tick of a coarse modification time.
     private struct Snapshot: Equatable {
         let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int, wal: Int64
+        let changeCounter: [UInt8], walHeader: [UInt8]
 
         init(_ info: stat, path: String) {
             var walInfo = stat()
@@ -26,6 +30,18 @@ public final class StoreLock {
             size = Int64(info.st_size)
             seconds = Int(info.st_mtim.tv_sec)
             nanoseconds = Int(info.st_mtim.tv_nsec)
+            changeCounter = Snapshot.bytes(path, at: 24, count: 4)
+            walHeader = wal > 0 ? Snapshot.bytes(path + "-wal", at: 0, count: 32) : []
+        }
+
+        /// `count` bytes of the file at `path` from `offset` (fewer when it is shorter, none when unreadable).
+        static func bytes(_ path: String, at offset: off_t, count: Int) -> [UInt8] {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { return [] }
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let read = pread(descriptor, &buffer, count, offset)
+            return read > 0 ? Array(buffer.prefix(read)) : []
         }
     }
 

@@ -113,10 +113,12 @@ extension StoreVerifier {
 extension StoreVerifier {
     /// Every value of a Binary attribute that allows external storage must carry Core Data's marker
     /// (`ExternalBinary`): an unmarked value is read as a reference to a file that cannot exist. A
-    /// reference's file must exist beside the store; a store copied without its whole support folder
-    /// gets one warning.
+    /// reference's file must be a regular file beside the store (not a symbolic link, FIFO or folder).
+    /// A store with references but no support folder (copied without it) is a difference when CoreSeed
+    /// built it, else a warning. The column holds the marker and UUID only, no size: a file's length
+    /// is not recorded anywhere to compare with.
     func checkExternalBinaries(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
-                               storePath: String?, into report: inout Report) throws {
+                               storePath: String?, builtByCoreSeed: Bool = false, into report: inout Report) throws {
         let directory = storePath.map(ExternalBinary.dataDirectory(forStoreAt:))
         var folderExists: ObjCBool = false
         let hasFolder = directory.map { FileManager.default.fileExists(atPath: $0, isDirectory: &folderExists) && folderExists.boolValue } ?? false
@@ -127,7 +129,7 @@ extension StoreVerifier {
                       model.entities.first(where: { $0.name == entity })?.attribute(named: name)?.allowsExternalBinaryDataStorage == true,
                       StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
                 let sql = CoreDataSQL.verifyValues(table: table.name, column: column.name)
-                var malformed: [Int64] = [], missing: [Int64] = []
+                var malformed: [Int64] = [], missing: [Int64] = [], irregular: [Int64] = []
                 for row in try database.rows(sql) {
                     guard case .integer(let key) = row[0] else { continue }
                     let bytes: [UInt8]
@@ -143,7 +145,8 @@ extension StoreVerifier {
                         // A store being written (no path): its files are staged beside it, placed with it.
                         guard let directory else { continue }
                         if !hasFolder { unfiled += 1; continue }
-                        if !FileManager.default.fileExists(atPath: directory + "/" + uuid) { missing.append(key) }
+                        var info = stat()
+                        if lstat(directory + "/" + uuid, &info) != 0 { missing.append(key) } else if info.st_mode & S_IFMT != S_IFREG { irregular.append(key) }
                     }
                 }
                 let rows = { (keys: [Int64]) in keys.prefix(5).map(String.init).joined(separator: ", ") + (keys.count > 5 ? ", …" : "") }
@@ -153,10 +156,14 @@ extension StoreVerifier {
                 if !missing.isEmpty {
                     report.differences.append("\(table.name).\(column.name): \(missing.count) value(s) refer to external files that are missing from \(directory ?? "the store's support folder") (Z_PK \(rows(missing)))")
                 }
+                if !irregular.isEmpty {
+                    report.differences.append("\(table.name).\(column.name): \(irregular.count) value(s) refer to entries of \(directory ?? "the store's support folder") that are not regular files (a symbolic link, FIFO or folder) (Z_PK \(rows(irregular)))")
+                }
             }
         }
         if unfiled > 0, let directory {
-            report.warnings.append("\(unfiled) external binary value(s) refer to files in \(directory), which is not beside the store (copied without its support folder?); Core Data cannot read them")
+            let line = "\(unfiled) external binary value(s) refer to files in \(directory), which is not beside the store (copied without its support folder?); Core Data cannot read them"
+            if builtByCoreSeed { report.differences.append(line) } else { report.warnings.append(line) }
         }
     }
 }

@@ -120,11 +120,11 @@ public struct StoreVerifier {
         checkSchema(schema, layout, into: &report)
         try checkPrimaryKeys(database, schema, layout, model: model, into: &report)
         try checkRows(database, schema, layout, into: &report)
-        try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, into: &report)
+        let builtByCoreSeed = standard == .freshStore || metadata.other["CoreSeedVersion"] != nil
+        try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, builtByCoreSeed: builtByCoreSeed, into: &report)
         if values {
             try checkValues(database, schema, layout, model: model, into: &report)
-            try checkRules(database, schema, layout, model: model,
-                           builtByCoreSeed: standard == .freshStore || metadata.other["CoreSeedVersion"] != nil, into: &report)
+            try checkRules(database, schema, layout, model: model, builtByCoreSeed: builtByCoreSeed, into: &report)
         }
         if integrity { report.differences += try StoreVerifier.integrityProblems(database) }
     }

@@ -24,7 +24,8 @@ enum VerifyCommand: Command {
         tolerates (dangling keys, NSStoreModelVersionIdentifiers) a warning. Values are checked in the
         form Core Data reads: UUIDs 16-byte BLOBs, dates and numbers numeric, integers INTEGER,
         Transformables (Foundation's transformers) NSKeyedArchiver archives, external-storage
-        binaries marked and their files present; each difference names the column and rows (Z_PK).
+        binaries marked and their files present as regular files; each difference names the column
+        and rows (Z_PK).
         Exit 0 when the store matches, 1 with one line per difference (--strict: warnings too).
         The store is read through SQLite, read-only, in one read transaction (a live store is seen as
         one committed state; a locked one is waited for, then refused); it is never modified.

@@ -93,6 +93,23 @@ import CoreSeedTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: torn)) == bytes)
     }
 
+    /// `make fault` (issue 24): a backup killed mid-copy left `.UUID.coreseed-PID.part` in the
+    /// destination's `_EXTERNAL_DATA`, and no later backup or `--into --output` ever removed it.
+    @Test func aKilledCopysStagingFileIsRemovedByTheNextOne() throws {
+        let (scratch, files) = try Self.built()
+        let folder = "copy/.B_SUPPORT/_EXTERNAL_DATA"
+        try FileManager.default.createDirectory(atPath: scratch.path(folder), withIntermediateDirectories: true)
+        // PIDs never reach 99999999 (pid_max is at most 2^22): the process that wrote it is gone.
+        let dead = ".\(files[0]).coreseed-99999999.part", live = ".\(files[0]).coreseed-1.part"
+        try scratch.write("\(folder)/\(dead)", "torn")
+        try scratch.write("\(folder)/\(live)", "another run's")  // pid 1 is alive: left alone
+        let backup = try scratch.run(["backup", "out/R.sqlite", "copy/B.sqlite"])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.path(folder)).sorted()
+        #expect(names == [live] + files, "\(names)")
+        #expect(try scratch.run(["verify", "copy/B.sqlite", "--model", "R.xcdatamodeld"]).status == 0)
+    }
+
     /// Item 7: `backup` replaced a store an app had open, removing its `-wal`.
     @Test func aBackupOntoAStoreAnAppHasOpenIsRefused() throws {
         let (scratch, _) = try Self.built()

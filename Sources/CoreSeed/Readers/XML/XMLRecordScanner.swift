@@ -75,9 +75,12 @@ final class XMLRecordScanner {
     /// the batches have nobody to go to. The reader then stops feeding the parser.
     @exclusivity(unchecked) private(set) var failed = false
 
-    /// The longest run of text accepted, in bytes: the 10 MB that libxml2's tree builder accepts in
-    /// a text node without `XML_PARSE_HUGE` (libxml2 itself so limits a CDATA section).
-    static let maximumTextLength = 10_000_000
+    /// The longest run of text accepted, in bytes: 64 MiB, as a CSV record (`CSVReader.maximumRecordSize`).
+    /// libxml2's SAX parser hands text over in
+    /// pieces and sets no limit of its own there (its tree builder's 10 MB one does not apply), so this
+    /// is what stops an endless run. A CDATA section is limited by libxml2 to 10 MB: without
+    /// `XML_PARSE_HUGE`, which would also let one attribute value or name grow to 1 GB in its buffers.
+    static let maximumTextLength = 64 << 20
 
     private struct Element {
         // SAFETY: names from the parser's dictionary (libxml2 interns every name it reports): valid as long as the parser, which outlives the scanner's use.
@@ -299,7 +302,7 @@ final class XMLRecordScanner {
         guard !failed, depth > 0 else { return }
         runLength += count
         if runLength > Self.maximumTextLength {
-            fail(.xmlSyntax("Memory allocation failed : xmlSAX2Characters: huge text node"), column: true)
+            fail(.xmlTextTooLong(Self.maximumTextLength), column: true)
             return
         }
         let flags = elements[depth - 1].flags
