@@ -5,7 +5,7 @@ BUILD_FLAGS ?=
 PREFIX ?= /usr/local
 BIN = .build/$(CONFIG)/coreseed
 
-.PHONY: build seed test install lint bench fuzz fault memcheck docs clean core-data-check artifactbundle
+.PHONY: build seed test install lint bench fuzz fault tsan memcheck docs clean core-data-check artifactbundle
 
 build:
 	@echo "building coreseed ($(CONFIG); the first build takes a few minutes)…"
@@ -45,9 +45,16 @@ fuzz:
 	./scripts/fuzz.sh
 
 # The fault campaign (kill -9, signals, ulimit -f, a full tmpfs, concurrent builds, an app writing
-# to a live store, a hostile store): runs, survived, lost (scripts/fault.py, about a minute).
+# to a live store, a hostile store; kill -9 of backup, export and --into on stores with external
+# files, sibling store names, concurrent --into): runs, survived, lost (scripts/fault.py and
+# scripts/fault_stores.py, a few minutes).
 fault: build
 	python3 scripts/fault.py $(BIN)
+
+# ThreadSanitizer: a --sanitize=thread release build in /tmp/tsan-build, then CSV, JSON and XML
+# builds, --max-errors, --into, verify, export and backup under it (scripts/tsan.sh).
+tsan:
+	SWIFT="$(SWIFT)" ./scripts/tsan.sh
 
 # Memory checks (issue 30): the suite optimized under AddressSanitizer, then the release binary's
 # commands under valgrind on make seed's stores and copies of the corpus (scripts/memcheck.sh).

@@ -28,8 +28,18 @@ extension ExternalDataFolder {
         }
     }
 
-    /// Whether `path` is a regular file that starts like an SQLite database.
+    /// Whether `path` is a regular file that starts like an SQLite database and holds Core Data's
+    /// `Z_METADATA` table (a legacy SQLite source beside the output, `banks.sqlite3` beside
+    /// `banks.sqlite`, owns no support folder). One that cannot be read counts as a store.
     private static func isStore(_ path: String) -> Bool {
+        guard startsLikeSQLite(path) else { return false }
+        guard let database = try? SQLiteDatabase(path: path, mode: .readOnly(immutable: true)),
+              case .integer(let count)? = try? database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
+        else { return true }
+        return count > 0
+    }
+
+    private static func startsLikeSQLite(_ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 100 else { return false }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)

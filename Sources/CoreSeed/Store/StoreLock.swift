@@ -95,8 +95,12 @@ public final class StoreLock {
     public func refuseIfChanged(_ path: String) throws(FileError) {
         var now = stat()
         guard stat(path, &now) == 0, Snapshot(now, path: path) == identity else {
+            // A -wal beside a WAL store means a connection has it open: most likely an app writing.
+            var wal = stat()
+            let open = stat(path + "-wal", &wal) == 0
             throw FileError(.cannotWriteOutput, path: path,
-                            message: "the store changed while this run was working on it (another process wrote or replaced it): nothing was changed; run again")
+                            message: open ? "store in use by another process (an app wrote it while this run was working on it; its -wal says it has it open): nothing was changed; close the app, then update the store"
+                                          : "the store changed while this run was working on it (another process wrote or replaced it): nothing was changed; run again")
         }
     }
 }

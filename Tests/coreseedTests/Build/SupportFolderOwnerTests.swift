@@ -93,6 +93,19 @@ import CoreSeedTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: torn)) == bytes)
     }
 
+    /// `make fault` (issue 24): its bank builds write `banks.sqlite` beside the legacy source
+    /// `banks.sqlite3`, which maps to the same `.banks_SUPPORT` but is no Core Data store (no
+    /// `Z_METADATA`) and owns no files: refusing it stopped the campaign.
+    @Test func aLegacySQLiteFileOfTheSameNameIsNoOwner() throws {
+        let (scratch, _) = try Self.built()
+        let legacy = try SQLiteDatabase(path: scratch.path("out/R.sqlite3"), mode: .readWriteCreate)
+        try legacy.execute("CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('Small')")
+        let build = try scratch.run(["build", "spec.json", "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        // A Core Data store of that name still is one.
+        #expect(try scratch.run(["backup", "out/R.sqlite", "out/R.bak"]).status != 0)
+    }
+
     /// `make fault` (issue 24): a backup killed mid-copy left `.UUID.coreseed-PID.part` in the
     /// destination's `_EXTERNAL_DATA`, and no later backup or `--into --output` ever removed it.
     @Test func aKilledCopysStagingFileIsRemovedByTheNextOne() throws {
