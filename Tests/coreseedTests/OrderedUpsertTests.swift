@@ -40,4 +40,25 @@ import CoreSeed
         #expect(try scratch.run(["export", "S.sqlite", "--model", "M.xcdatamodeld", "--output", "ex"]).status == 0)
         #expect(try String(contentsOfFile: scratch.path("ex/Owner.csv"), encoding: .utf8) == "pk,name,items\r\n1,A,1;2;4;3;5\r\n2,B,\r\n")
     }
+
+    /// The same when the owner lists its members (the to-many side): the positions were the list's
+    /// 1, 2, … again.
+    @Test func membersAnOwnerListsComeAfterItsStoredOnes() throws {
+        let scratch = try Self.prepare()
+        try scratch.write("owners.csv", "name,items\nA,i1 i2\nB,i3\n")
+        try scratch.write("items.csv", "code\ni1\ni2\ni3\n")
+        try scratch.write("spec.json", """
+            { "model": "M.xcdatamodeld", "output": "S.sqlite", "sources": { "o": { "csv": "owners.csv" }, "i": { "csv": "items.csv" } },
+              "entities": { "Owner": { "from": "o", "key": "name", "relationships": { "items": { "key": "items", "separator": " " } } },
+                            "Item": { "from": "i", "key": "code" } } }
+            """)
+        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
+        try scratch.write("owners.csv", "name,items\nA,i4 i2 i5\n")
+        try scratch.write("items.csv", "code\ni4\ni5\n")
+        let update = try scratch.run(["build", "spec.json", "--into", "S.sqlite", "--quiet"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let rows = try scratch.query("S.sqlite", "SELECT ZCODE, Z_FOK_OWNER FROM ZITEM WHERE ZOWNER = 1 ORDER BY Z_FOK_OWNER")
+        #expect(rows == [["i1", "1"], ["i2", "2"], ["i4", "3"], ["i5", "4"]], "\(rows)")
+        #expect(try scratch.run(["verify", "S.sqlite", "--model", "M.xcdatamodeld"]).status == 0)
+    }
 }

@@ -192,7 +192,8 @@ extension KeyPass {
             states[target.entity].toOneKeys[slot][targetOrdinal] = sourceKey
             setEntity(source.entity, entity: target.entity, slot: slot, ordinal: targetOrdinal)
             if relationship.isOrdered, !states[target.entity].toOneOrders[slot].isEmpty {
-                states[target.entity].toOneOrders[slot][targetOrdinal] = Int64(position + 1)
+                states[target.entity].toOneOrders[slot][targetOrdinal] = listedOrder(position, owner: sourceKey, entity: target.entity,
+                                                                                     slot: slot, member: targetKey)
             }
             return
         }
@@ -203,7 +204,8 @@ extension KeyPass {
             states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
             setEntity(source.entity, entity: target.entity, slot: inverseSlot, ordinal: targetOrdinal)
             if relationship.isOrdered, !states[target.entity].toOneOrders[inverseSlot].isEmpty {
-                states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = Int64(position + 1)
+                states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = listedOrder(position, owner: sourceKey, entity: target.entity,
+                                                                                            slot: inverseSlot, member: targetKey)
             }
             return
         }

@@ -49,4 +49,12 @@ extension KeyPass {
         }
         return nextOrder(scope, owner)
     }
+
+    /// The position of the member at `position` of an owner's list (the to-many side given): that
+    /// position, 1-based, unless the store holds members of `owner` already; then as `memberOrder`
+    /// (a stored member keeps its place, a new one goes after the stored ones).
+    mutating func listedOrder(_ position: Int, owner: Int64, entity: Int, slot: Int, member: Int64) -> Int64 {
+        guard existing?.orders[entity]?[slot]?.highest[owner] != nil else { return Int64(position + 1) }
+        return memberOrder("list.\(entity).\(slot)", owner: owner, entity: entity, slot: slot, member: member)
+    }
 }
