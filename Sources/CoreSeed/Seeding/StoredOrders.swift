@@ -20,10 +20,10 @@ struct StoredOrders: Sendable {
             for (offset, fill) in fills.enumerated() {
                 guard case .toOneOrder(let slot) = fill,
                       let keyOffset = fills.firstIndex(where: { if case .toOne(slot) = $0 { true } else { false } }) else { continue }
-                let key = SQLIdentifier.quoted(entity.table.columns[keyOffset].name)
-                let order = SQLIdentifier.quoted(entity.table.columns[offset].name)
+                let sql = CoreDataSQL.storedOrders(table: entity.table.name, key: entity.table.columns[keyOffset].name,
+                                                   order: entity.table.columns[offset].name)
                 var stored = StoredOrders()
-                for row in try database.rows("SELECT Z_PK, \(key), \(order) FROM \(SQLIdentifier.quoted(entity.table.name)) WHERE \(key) IS NOT NULL") {
+                for row in try database.rows(sql) {
                     guard case .integer(let member) = row[0], case .integer(let owner) = row[1] else { continue }
                     let position: Int64 = if case .integer(let value) = row[2] { value } else { 0 }
                     stored.members[member] = Member(owner: owner, order: position)

@@ -34,7 +34,7 @@ extension ExternalDataFolder {
     private static func isStore(_ path: String) -> Bool {
         guard startsLikeSQLite(path) else { return false }
         guard let database = try? SQLiteDatabase(path: path, mode: .readOnly(immutable: true)),
-              case .integer(let count)? = try? database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
+              case .integer(let count)? = try? database.scalar(CoreDataSQL.metadataTableCount)
         else { return true }
         return count > 0
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 14: `build --into` checks under its lock, before the rename, that the store has not
 /// changed since the run began. The check was file identity, size and modification time (and the

@@ -7,6 +7,8 @@ extension CoreDataSQL {
 
     /// A row when the store has a `Z_MODELCACHE` table.
     static let modelCacheTableExists = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '\(CoreDataSchema.modelCacheTable)'"
+    /// 1 when the database holds Core Data's `Z_METADATA` table (is a store), else 0.
+    static let metadataTableCount = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(CoreDataSchema.metadataTable)'"
     /// The cache's content (one row in a store Core Data wrote).
     static let modelCacheContent = "SELECT \(CoreDataSchema.modelCacheContentColumn) FROM \(CoreDataSchema.modelCacheTable)"
 

@@ -90,6 +90,12 @@ enum CoreDataSQL {
         "SELECT \(pk), \(opt), \(list(columns)) FROM \(name(table)) WHERE \(ent) = \(entityNumber)"
     }
 
+    /// `Z_PK`, the to-one key and its `Z_FOK_` order of the rows of `table` that have an owner: the stored
+    /// positions of an ordered to-many's members.
+    static func storedOrders(table: String, key: String, order: String) -> String {
+        "SELECT \(pk), \(SQLIdentifier.quoted(key)), \(SQLIdentifier.quoted(order)) FROM \(SQLIdentifier.quoted(table)) WHERE \(SQLIdentifier.quoted(key)) IS NOT NULL"
+    }
+
     /// Each hierarchy root's name and `Z_MAX`.
     static let rootPrimaryKeyMaxima = "SELECT \(keyColumns.name), \(keyColumns.max) FROM \(keys) WHERE \(keyColumns.superEntity) = 0"
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// Issue 24, item 14: `verify` exited 0 when the support folder of a store CoreSeed built was
 /// missing although its rows refer to external files, and took any entry of the folder with the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreSeed
+import CoreSeedTestSupport
 
 /// `build --into` numbered the new members of an ordered to-many (`Z_FOK_` of the to-one side) from 1
 /// again, although the owner already had stored members at those positions: two members of one owner
