@@ -10,9 +10,9 @@ public enum BuildExplanation {
         let versions = try ModelVersions.load(path: spec.resolve(spec.model))
         let model = try versions.version(named: spec.modelVersion)
         let framework = FrameworkVersion(spec.frameworkVersion ?? FrameworkVersion.newest.rawValue)
-        let mapping = try SeedPlan(spec: spec, model: model, configuration: configuration ?? spec.configuration, framework: framework)
+        let seedPlan = try SeedPlan(spec: spec, model: model, configuration: configuration ?? spec.configuration, framework: framework)
         var lines = ["\(specPath): model version '\(model.versionName)', framework \(framework.rawValue), output \(spec.output.map(spec.resolve) ?? "(none)")"]
-        for entity in mapping.entities {
+        for entity in seedPlan.entities {
             if entity.hasStoredRowsOnly {
                 lines.append("\(entity.name) (Z_ENT \(entity.number), table \(entity.table.name)): the rows already in the store (--into), found by '\(entity.keyFieldName ?? "")'")
                 continue
@@ -29,7 +29,7 @@ public enum BuildExplanation {
             }
             var lineage: [String] = [], current: String? = entity.name
             while let name = current { lineage.append(name); current = model.entity(named: name)?.parentName }
-            for derived in mapping.layout.derivedCounts where lineage.contains(derived.entity) {
+            for derived in seedPlan.layout.derivedCounts where lineage.contains(derived.entity) {
                 lines.append("  \(derived.attribute) ← counted by the store (derived): the rows of \(derived.childTable) whose \(derived.childKey) points at it, kept by Z_DA_ triggers")
             }
             for (index, link) in entity.fieldLinks.enumerated() {
@@ -44,7 +44,7 @@ public enum BuildExplanation {
                 lines.append(line)
             }
         }
-        for join in mapping.joinLinks {
+        for join in seedPlan.joinLinks {
             lines.append("\(join.entity).\(join.relationship.name) → \(join.relationship.destinationEntity): one link per record of '\(join.sourceName)' ('\(join.keyFieldName)' → '\(join.destinationKeyFieldName)')")
         }
         return lines

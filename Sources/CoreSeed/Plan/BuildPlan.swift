@@ -23,7 +23,7 @@ struct BuildPlan: Sendable {
         let entities: [Int]
     }
 
-    let mapping: SeedPlan
+    let seedPlan: SeedPlan
     /// The model's entities as Core Data numbers them (relationship resolution asks it per link).
     let graph: EntityGraph
     let numbering: Numbering
@@ -37,17 +37,17 @@ struct BuildPlan: Sendable {
     /// Decides the plan: rows are numbered as read when nothing needs a key pass (no upsert, no
     /// tolerated errors, no dry run, no `primaryKey`, no join source, every link to the same record of
     /// the same group).
-    init(mapping: SeedPlan, specPath: String, options: SeedBuild.Options, updatesAStore: Bool) {
-        self.mapping = mapping
-        self.graph = EntityGraph(model: mapping.model)
+    init(seedPlan: SeedPlan, specPath: String, options: SeedBuild.Options, updatesAStore: Bool) {
+        self.seedPlan = seedPlan
+        self.graph = EntityGraph(model: seedPlan.model)
         self.specPath = specPath
-        self.specDirectory = mapping.spec.directory
+        self.specDirectory = seedPlan.spec.directory
         self.maxErrors = options.maxErrors
         self.dryRun = options.dryRun
-        let groups = BuildPlan.sourceGroups(mapping)
+        let groups = BuildPlan.sourceGroups(seedPlan)
         self.groups = groups
-        if !updatesAStore, options.maxErrors == 0, !options.dryRun, !mapping.entities.contains(where: \.keepsPrimaryKeys),
-           let slots = BuildPlan.asReadSlots(mapping, graph: graph, groups: groups) {
+        if !updatesAStore, options.maxErrors == 0, !options.dryRun, !seedPlan.entities.contains(where: \.keepsPrimaryKeys),
+           let slots = BuildPlan.asReadSlots(seedPlan, graph: graph, groups: groups) {
             numbering = .asRead(slots: slots)
         } else {
             numbering = .byKeyPass
@@ -64,16 +64,16 @@ struct BuildPlan: Sendable {
     /// other seeded entity in its table — its rows then arrive numbered 1, 2, 3, … in insert order.
     func numbersByInsertion(_ index: Int, updatesAStore: Bool) -> Bool {
         if isNumberedAsRead { return true }
-        let entity = mapping.entities[index]
+        let entity = seedPlan.entities[index]
         guard !updatesAStore, !entity.keepsPrimaryKeys else { return false }
-        return mapping.entities.filter { $0.rootName == entity.rootName }.count == 1
+        return seedPlan.entities.filter { $0.rootName == entity.rootName }.count == 1
     }
 
     /// The entities grouped by their source lists, in entity order.
-    private static func sourceGroups(_ mapping: SeedPlan) -> [SourceGroup] {
+    private static func sourceGroups(_ seedPlan: SeedPlan) -> [SourceGroup] {
         var groups: [[String]: [Int]] = [:]
         var order: [[String]] = []
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             let names = entity.sources.map(\.name)
             if groups[names] == nil { order.append(names) }
             groups[names, default: []].append(index)
@@ -83,22 +83,22 @@ struct BuildPlan: Sendable {
 
     /// Per seeded entity and to-one slot, where its values come from; nil when rows cannot be
     /// numbered as read and the build needs its key pass.
-    private static func asReadSlots(_ mapping: SeedPlan, graph: EntityGraph, groups: [SourceGroup]) -> [[SlotSource]]? {
-        guard mapping.joinLinks.isEmpty else { return nil }
+    private static func asReadSlots(_ seedPlan: SeedPlan, graph: EntityGraph, groups: [SourceGroup]) -> [[SlotSource]]? {
+        guard seedPlan.joinLinks.isEmpty else { return nil }
         var groupOf: [Int: Int] = [:]
         for (number, group) in groups.enumerated() { for index in group.entities { groupOf[index] = number } }
         // Each seeded entity must be alone in its hierarchy, so that its rows are numbered 1, 2, … by record.
-        let roots = mapping.entities.map(\.rootName)
+        let roots = seedPlan.entities.map(\.rootName)
         guard Set(roots).count == roots.count else { return nil }
-        var slots = mapping.entities.map { Array(repeating: SlotSource.none, count: $0.toOneSlots.count) }
-        for (index, entity) in mapping.entities.enumerated() {
+        var slots = seedPlan.entities.map { Array(repeating: SlotSource.none, count: $0.toOneSlots.count) }
+        for (index, entity) in seedPlan.entities.enumerated() {
             if entity.hasKey && entity.duplicatePolicy != .error { return nil }
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
                 let relationship = link.relationship
                 guard !relationship.isToMany, link.separator == nil else { return nil }
-                let targets = candidates(mapping, graph: graph, for: relationship.destinationEntity)
+                let targets = candidates(seedPlan, graph: graph, for: relationship.destinationEntity)
                 guard targets.count == 1, let target = targets.first, groupOf[target] == groupOf[index] else { return nil }
-                let destination = mapping.entities[target]
+                let destination = seedPlan.entities[target]
                 guard destination.hasKey,
                       zip(entity.sources, destination.sources).allSatisfy({ $0.linkFields[linkIndex] == $1.keyFields }) else { return nil }
                 let inverse = graph.inverse(of: relationship, in: entity.name)
@@ -111,7 +111,7 @@ struct BuildPlan: Sendable {
         }
         // A relationship rule of the model (a non-optional to-one no link feeds, a to-many count) is
         // checked after linking, by the key pass.
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             for relationship in graph.lineage(entity.name).flatMap(\.relationships) where !relationship.isTransient {
                 if relationship.hasCountRule { return nil }
                 if !relationship.isToMany, !relationship.isOptional, let slot = entity.toOneSlots.firstIndex(of: relationship.name),
@@ -122,15 +122,15 @@ struct BuildPlan: Sendable {
     }
 
     /// Seeded entities whose rows are `destination` rows: itself and its sub-entities.
-    static func candidates(_ mapping: SeedPlan, graph: EntityGraph, for destination: String) -> [Int] {
-        mapping.entities.indices.filter { graph.lineage(mapping.entities[$0].name).contains { $0.name == destination } }
+    static func candidates(_ seedPlan: SeedPlan, graph: EntityGraph, for destination: String) -> [Int] {
+        seedPlan.entities.indices.filter { graph.lineage(seedPlan.entities[$0].name).contains { $0.name == destination } }
     }
 
     /// The fields any entity of `group` needs from source `sourceIndex`.
     func projection(_ group: SourceGroup, sourceIndex: Int, fieldCount: Int, values: Bool) -> [Bool] {
         var wanted = Array(repeating: false, count: fieldCount)
         for index in group.entities {
-            let source = mapping.entities[index].sources[sourceIndex]
+            let source = seedPlan.entities[index].sources[sourceIndex]
             for field in source.keyFields { wanted[field] = true }
             for fields in source.linkFields { for field in fields { wanted[field] = true } }
             if let field = source.primaryKeyField { wanted[field] = true }
@@ -145,12 +145,12 @@ struct BuildPlan: Sendable {
     /// Entities of one source group see the same records: those keyed by the same fields share one
     /// duplicate index when rows are numbered as read.
     func duplicateIndexKey(_ entityIndex: Int) -> [Int] {
-        mapping.entities[entityIndex].sources.flatMap { $0.keyFields + [-1] }
+        seedPlan.entities[entityIndex].sources.flatMap { $0.keyFields + [-1] }
     }
 
     /// The location of record `ordinal` of `entity`, found by reading its sources again (error paths only).
     func locate(entity: EntityPlan, ordinal: Int) throws -> SourceLocation {
-        guard let index = mapping.entities.firstIndex(where: { $0.name == entity.name }) else { return SourceLocation(file: entity.name) }
+        guard let index = seedPlan.entities.firstIndex(where: { $0.name == entity.name }) else { return SourceLocation(file: entity.name) }
         return try locate([.ordinal(entity: index, ordinal)])[.ordinal(entity: index, ordinal)] ?? SourceLocation(file: entity.name)
     }
 
@@ -159,7 +159,7 @@ struct BuildPlan: Sendable {
     func locate(_ records: Set<EarlierRecord>) throws -> [EarlierRecord: SourceLocation] {
         var found: [EarlierRecord: SourceLocation] = [:]
         for (entityIndex, wanted) in Dictionary(grouping: records, by: \.entity) {
-            let entity = mapping.entities[entityIndex]
+            let entity = seedPlan.entities[entityIndex]
             var ordinals: Set<Int> = [], keys: Set<String> = []
             for record in wanted {
                 switch record {

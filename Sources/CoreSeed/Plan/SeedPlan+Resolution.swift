@@ -320,7 +320,8 @@ struct PlanResolver {
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,
                 constant: attributeSpec?.value, defaultValue: defaultText.map { FieldValue.text($0) },
                 origin: attributeSpec?.value != nil ? "a constant" : (found?.origin ?? "no field"), fileFolder: fileFolder,
-                externalAbove: external ? (attributeSpec?.externalAbove ?? spec.externalAbove) : nil, rules: rules)
+                allowsExternalStorage: external, externalAbove: external ? (attributeSpec?.externalAbove ?? spec.externalAbove) : nil,
+                rules: rules)
             return .attribute(fill)
         }
     }

@@ -36,14 +36,19 @@ final class AttributeFill: Sendable {
     /// `"file": true`: the folder the field's file paths are relative to (the source file's); the
     /// value is the named file's bytes.
     let fileFolder: String?
+    /// A Binary attribute with Allows External Storage: its column holds Core Data's marker (`0x01` +
+    /// the bytes inline, or a reference to a file), decided here once for the row mapping.
+    let allowsExternalStorage: Bool
     /// External storage: values larger than this many bytes go to external files; nil keeps all inline.
     let externalAbove: Int?
     /// The model's rules the converter leaves to the build (date bounds, binary lengths, patterns).
     let rules: AttributeRules?
 
     init(attribute: Attribute, coercer: ValueCoercer, fieldIndex: Int?, fieldName: String, constant: FieldValue?,
-         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil, externalAbove: Int? = nil,
-         rules: AttributeRules? = nil) {
+         defaultValue: FieldValue?, origin: String = "the spec", fileFolder: String? = nil, allowsExternalStorage: Bool = false,
+         externalAbove: Int? = nil, rules: AttributeRules? = nil) {
+        precondition(externalAbove == nil || allowsExternalStorage, "externalAbove is for external-storage attributes only")
+        self.allowsExternalStorage = allowsExternalStorage
         self.origin = origin
         self.rules = rules
         self.externalAbove = externalAbove

@@ -11,8 +11,6 @@ struct AttributeRules: Sendable {
     let minimum: Double?
     let maximum: Double?
     let pattern: Pattern?
-    /// Binary with external storage: the stored bytes lead with a 0x01 marker, not counted.
-    let markerBytes: Int
 
     /// A compiled `regularExpressionString`.
     /// SAFETY: `@unchecked Sendable` because NSRegularExpression is immutable once made and documented thread-safe; nothing here mutates it.
@@ -39,7 +37,6 @@ struct AttributeRules: Sendable {
             return value
         }
         type = attribute.type
-        markerBytes = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage ? 1 : 0
         switch attribute.type {
         case .date:
             minimum = try number(attribute.minDateTimeInterval, "minDateTimeInterval")
@@ -70,7 +67,7 @@ struct AttributeRules: Sendable {
             if let minimum, seconds < minimum { throw CoercionFailure(.belowMinimum(Self.date(minimum)), expected: "Date", seen: seen) }
             if let maximum, seconds > maximum { throw CoercionFailure(.aboveMaximum(Self.date(maximum)), expected: "Date", seen: seen) }
         case .blob(let bytes) where type == .binary:
-            let length = bytes.count - markerBytes
+            let length = bytes.count
             if let minimum, Double(length) < minimum { throw CoercionFailure(.tooShort(Int(minimum)), expected: "Binary", seen: seen) }
             if let maximum, Double(length) > maximum { throw CoercionFailure(.tooLong(Int(maximum)), expected: "Binary", seen: seen) }
         case .text(let text):

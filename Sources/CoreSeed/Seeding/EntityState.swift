@@ -2,12 +2,10 @@
 struct EntityState {
     /// Records read, over all the entity's sources.
     var count = 0
-    /// `Z_PK` per record ordinal; 0 for a record that gets no row (rejected, duplicate).
-    var primaryKeys: [Int64] = []
+    /// The `Z_PK`s, matched stored rows and to-one columns the row pass writes.
+    var numbers = EntityNumbers()
     /// With `primaryKey`: the `Z_PK` each record's field gives (0 for a rejected one).
     var chosenPrimaryKeys: [Int64] = []
-    /// In an upsert: the `Z_PK` of the existing row each record matches, 0 for a new one.
-    var existingPrimaryKeys: [Int64] = []
     /// Whether each record becomes a row (before primary keys are assigned).
     var kept: [Bool] = []
     var rejected = 0
@@ -17,13 +15,6 @@ struct EntityState {
     var keyIndex = KeyIndex()
     /// Per field link: the destination keys each record names.
     var linkKeys: [LinkKeys] = []
-    /// Per to-one slot: destination `Z_PK` (0 = NULL), destination entity number, order key.
-    var toOneKeys: [[Int64]] = []
-    var toOneEntities: [[Int32]] = []
-    var toOneOrders: [[Int64]] = []
-    /// Unresolved relationship keys (which link, which of the record's keys), reported when the record
-    /// is read again, with its location and the key's text.
-    var unresolved: [Int32: [(link: Int, position: Int)]] = [:]
 }
 
 /// Destination keys per record, flattened: record `i`'s keys are `keys[starts[i]..<starts[i+1]]`.

@@ -28,18 +28,18 @@ struct ExistingRows: Sendable {
     /// found in the store (an upsert must match rows by key) or when two stored rows share a key
     /// (which one to update would be a guess). `storePath` names the store in messages.
     static func load(_ database: SQLiteDatabase, plan: BuildPlan, storePath: String) throws -> ExistingRows {
-        let readers = try plan.mapping.entities.map { try keyReader(for: $0, plan: plan, depth: 0) }
-        var keys: [[LinkKey: Int64]] = Array(repeating: [:], count: plan.mapping.entities.count)
+        let readers = try plan.seedPlan.entities.map { try keyReader(for: $0, plan: plan, depth: 0) }
+        var keys: [[LinkKey: Int64]] = Array(repeating: [:], count: plan.seedPlan.entities.count)
         // Per entity keyed by attributes: Z_PK → key text, for the entities keyed through them (and messages).
         var texts: [Int: [Int64: String]] = [:]
         let keyedThrough = Set(readers.compactMap { reader -> Int? in if case .through(_, let destination, _) = reader { destination } else { nil } })
         // Entities keyed by attributes first: the others are keyed through them.
-        let order = plan.mapping.entities.indices.sorted { a, b in
+        let order = plan.seedPlan.entities.indices.sorted { a, b in
             if case .attributes = readers[a], case .through = readers[b] { return true }
             return false
         }
         for index in order {
-            let entity = plan.mapping.entities[index]
+            let entity = plan.seedPlan.entities[index]
             switch readers[index] {
             case .attributes(let columns, _):
                 let sql = CoreDataSQL.existingRows(table: entity.table.name, entityNumber: entity.number, columns: columns)
@@ -79,7 +79,7 @@ struct ExistingRows: Sendable {
             }
             maxima[name] = max
             // -1 after an in-place migration means no key handed out yet (§4c.6): the next is max(Z_PK) + 1.
-            if max < 0, let table = plan.mapping.layout.entity(named: name)?.tableName {
+            if max < 0, let table = plan.seedPlan.layout.entity(named: name)?.tableName {
                 let highest = try database.scalar(CoreDataSQL.highestPrimaryKey(table: table))
                 if case .integer(let highest)? = highest {
                     guard highest <= ExistingRows.highestKey else {
@@ -121,7 +121,7 @@ struct ExistingRows: Sendable {
         if entity.hasStoredRowsOnly { return .attributes(columns: entity.storedKeyColumns, coercers: []) }
         let source = entity.sources[0]
         guard !source.keyFields.isEmpty else {
-            throw FileError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key; give '\(entity.name)' a key")
+            throw FileError(path: plan.seedPlan.spec.path, message: "entities.\(entity.name): an upsert matches rows by key; give '\(entity.name)' a key")
         }
         var columns: [String] = [], coercers: [AttributeFill] = []
         for field in source.keyFields {
@@ -138,12 +138,12 @@ struct ExistingRows: Sendable {
         for (linkIndex, link) in entity.fieldLinks.enumerated()
         where depth == 0 && !link.relationship.isToMany && source.linkFields[linkIndex] == source.keyFields {
             guard let slot = entity.toOneSlots.firstIndex(of: link.relationship.name),
-                  let destination = BuildPlan.candidates(plan.mapping, graph: plan.graph, for: link.relationship.destinationEntity).first,
+                  let destination = BuildPlan.candidates(plan.seedPlan, graph: plan.graph, for: link.relationship.destinationEntity).first,
                   let offset = source.fills.firstIndex(where: { if case .toOne(slot) = $0 { true } else { false } }),
-                  case .attributes(_, let coercers)? = try? keyReader(for: plan.mapping.entities[destination], plan: plan, depth: depth + 1) else { continue }
+                  case .attributes(_, let coercers)? = try? keyReader(for: plan.seedPlan.entities[destination], plan: plan, depth: depth + 1) else { continue }
             return .through(column: entity.table.columns[offset].name, destination: destination, coercers: coercers)
         }
-        throw FileError(path: plan.mapping.spec.path, message: "entities.\(entity.name): an upsert matches rows by key, but the key '\(entity.keyFieldName ?? "")' feeds no attribute of '\(entity.name)' and no to-one relationship with the same key")
+        throw FileError(path: plan.seedPlan.spec.path, message: "entities.\(entity.name): an upsert matches rows by key, but the key '\(entity.keyFieldName ?? "")' feeds no attribute of '\(entity.name)' and no to-one relationship with the same key")
     }
 
     /// The key of a record in the store's terms: each key field converted as its attribute stores it.

@@ -27,9 +27,9 @@ struct KnownKeys: @unchecked Sendable {
 
     /// The keys of `pass`, when a record has an unresolved key to report (nil otherwise: nothing is kept).
     init?(_ pass: inout KeyPass) {
-        guard pass.states.contains(where: { !$0.unresolved.isEmpty }) else { return nil }
+        guard pass.states.contains(where: { !$0.numbers.unresolved.isEmpty }) else { return nil }
         var candidates: [String: [Int]] = [:]
-        for entity in pass.plan.mapping.entities {
+        for entity in pass.plan.seedPlan.entities {
             for link in entity.fieldLinks {
                 let destination = link.relationship.destinationEntity
                 if candidates[destination] == nil { candidates[destination] = pass.candidates(for: destination) }

@@ -5,12 +5,12 @@ extension KeyPass {
     /// The candidates that `prefer` names: the entity and its seeded sub-entities.
     func preferredCandidates(_ prefer: String?, among candidates: [Int]) -> [Int] {
         guard let prefer else { return [] }
-        return candidates.filter { plan.graph.lineage(mapping.entities[$0].name).contains { $0.name == prefer } }
+        return candidates.filter { plan.graph.lineage(seedPlan.entities[$0].name).contains { $0.name == prefer } }
     }
 
     /// The error for a field link of record `source` whose key several destination rows have.
     func ambiguity(_ ambiguous: AmbiguousKey, from source: Target, relationship: Relationship, link: Int) throws -> FileError {
-        let entity = mapping.entities[source.entity]
+        let entity = seedPlan.entities[source.entity]
         let location = try source.ordinal.map { try plan.locate(entity: entity, ordinal: $0).description } ?? entity.name
         return try ambiguity(ambiguous, what: "the \(entity.name) record at \(location)", entity: entity.name, relationship: relationship)
     }
@@ -23,7 +23,7 @@ extension KeyPass {
     private func ambiguity(_ ambiguous: AmbiguousKey, what: String, entity: String, relationship: Relationship) throws -> FileError {
         var rows: [String] = [], key = ""
         for target in ambiguous.targets {
-            let destination = mapping.entities[target.entity]
+            let destination = seedPlan.entities[target.entity]
             guard let ordinal = target.ordinal else { continue }
             let (record, sourceIndex) = try locateRecord(entity: destination, ordinal: ordinal)
             if key.isEmpty, let record, let text = NaturalKey.key(record.values, at: destination.sources[sourceIndex].keyFields) {
@@ -31,8 +31,8 @@ extension KeyPass {
             }
             rows.append("\(destination.name) (\(record?.location.description ?? destination.name))")
         }
-        let names = ambiguous.targets.map { mapping.entities[$0.entity].name }
-        return FileError(path: mapping.spec.path, message: "entities.\(entity).relationships.\(relationship.name): \(what) names '\(key)', the key of rows of more than one sub-entity of \(relationship.destinationEntity): \(rows.joined(separator: " and ")); Core Data links one object: give \"prefer\": \"\(names[0])\" (or \(names.dropFirst().map { "\"\($0)\"" }.joined(separator: ", "))) on the relationship, or make the keys distinct")
+        let names = ambiguous.targets.map { seedPlan.entities[$0.entity].name }
+        return FileError(path: seedPlan.spec.path, message: "entities.\(entity).relationships.\(relationship.name): \(what) names '\(key)', the key of rows of more than one sub-entity of \(relationship.destinationEntity): \(rows.joined(separator: " and ")); Core Data links one object: give \"prefer\": \"\(names[0])\" (or \(names.dropFirst().map { "\"\($0)\"" }.joined(separator: ", "))) on the relationship, or make the keys distinct")
     }
 
     /// Record `ordinal` of `entity` and the index of its source (error paths only: reads the sources again).

@@ -14,8 +14,8 @@ extension KeyPass {
     func lookup(_ candidates: [Int], _ key: LinkKey, preferred: [Int] = []) throws(AmbiguousKey) -> Target? {
         var found: Target?, others: [Target] = []
         for index in candidates {
-            guard let ordinal = states[index].keyIndex[key], states[index].primaryKeys[Int(ordinal)] != 0 else { continue }
-            let target = Target(entity: index, ordinal: Int(ordinal), primaryKey: states[index].primaryKeys[Int(ordinal)])
+            guard let ordinal = states[index].keyIndex[key], states[index].numbers.primaryKeys[Int(ordinal)] != 0 else { continue }
+            let target = Target(entity: index, ordinal: Int(ordinal), primaryKey: states[index].numbers.primaryKeys[Int(ordinal)])
             if found == nil { found = target } else { others.append(target) }
         }
         if let found {
@@ -57,7 +57,7 @@ extension KeyPass {
     }
 
     mutating func linkPlan(entity: Int, relationship: Relationship, prefer: String? = nil) -> LinkPlan {
-        let source = mapping.entities[entity]
+        let source = seedPlan.entities[entity]
         let inverse = plan.graph.inverse(of: relationship, in: source.name)
         let candidates = candidates(for: relationship.destinationEntity)
         var inverseSlots: [Int: Int] = [:]
@@ -65,17 +65,17 @@ extension KeyPass {
         let isHiddenKey = relationship.isToMany && inverse == nil
         if let inverse, !inverse.isToMany {
             for index in candidates {
-                if let slot = mapping.entities[index].toOneSlots.firstIndex(of: inverse.name) { inverseSlots[index] = slot }
+                if let slot = seedPlan.entities[index].toOneSlots.firstIndex(of: inverse.name) { inverseSlots[index] = slot }
             }
         } else if isHiddenKey {
             let name = EntityPlan.hiddenKeySlot(source: owner, relationship: relationship.name)
             for index in candidates {
-                if let slot = mapping.entities[index].toOneSlots.firstIndex(of: name) { inverseSlots[index] = slot }
+                if let slot = seedPlan.entities[index].toOneSlots.firstIndex(of: name) { inverseSlots[index] = slot }
             }
         }
         var join: (StoreLayout.JoinTable, Bool)?
         if relationship.isToMany, inverse?.isToMany == true,
-           let table = mapping.layout.joinTables.first(where: {
+           let table = seedPlan.layout.joinTables.first(where: {
                ($0.firstEntity == owner && $0.firstRelationship == relationship.name)
                    || ($0.secondEntity == owner && $0.secondRelationship == relationship.name)
            }) {
@@ -89,16 +89,16 @@ extension KeyPass {
 
     /// Resolves every field link (keys gathered in the first pass).
     mutating func resolveLinks() throws {
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             for (linkIndex, link) in entity.fieldLinks.enumerated() {
                 let linking = linkPlan(entity: index, relationship: link.relationship, prefer: link.prefer)
                 let keys = states[index].linkKeys[linkIndex]
                 let sameRecord = sameRecordDestination(entity: index, link: linkIndex, candidates: linking.candidates)
-                for ordinal in 0..<states[index].count where states[index].primaryKeys[ordinal] != 0 {
-                    let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].primaryKeys[ordinal])
+                for ordinal in 0..<states[index].count where states[index].numbers.primaryKeys[ordinal] != 0 {
+                    let source = Target(entity: index, ordinal: ordinal, primaryKey: states[index].numbers.primaryKeys[ordinal])
                     // A destination record with a row is the one its own key finds: record `ordinal` (no look-up).
-                    if let destination = sameRecord, states[destination].primaryKeys[ordinal] != 0 {
-                        let target = Target(entity: destination, ordinal: ordinal, primaryKey: states[destination].primaryKeys[ordinal])
+                    if let destination = sameRecord, states[destination].numbers.primaryKeys[ordinal] != 0 {
+                        let target = Target(entity: destination, ordinal: ordinal, primaryKey: states[destination].numbers.primaryKeys[ordinal])
                         self.link(from: source, to: target, linking, position: 0)
                         continue
                     }
@@ -111,7 +111,7 @@ extension KeyPass {
                             // A key of a record rejected for its values: that rejection was reported.
                             let rejected = linking.candidates.contains { rejectedKeys[$0]?[key] != nil }
                             if link.onUnresolved == .error && !rejected {
-                                states[index].unresolved[Int32(ordinal), default: []].append((linkIndex, position))
+                                states[index].numbers.unresolved[Int32(ordinal), default: []].append((linkIndex, position))
                             } else if !rejected {
                                 droppedLinks["\(entity.name).\(link.relationship.name)", default: 0] += 1
                             }
@@ -132,19 +132,19 @@ extension KeyPass {
         guard let (second, firstKey, target, relationship) = hiddenKeyConflict else { return }
         let sourceEntities = candidates(ofSource: second.entity)
         guard let first = sourceEntities.lazy.compactMap({ index in
-                  self.states[index].primaryKeys.firstIndex(of: firstKey).map { (index, $0) } }).first,
+                  self.states[index].numbers.primaryKeys.firstIndex(of: firstKey).map { (index, $0) } }).first,
               let secondOrdinal = second.ordinal, let targetOrdinal = target.ordinal else { return }
-        let source = mapping.entities[second.entity], destination = mapping.entities[target.entity]
-        let firstSeen = try plan.locate(entity: mapping.entities[first.0], ordinal: first.1)
+        let source = seedPlan.entities[second.entity], destination = seedPlan.entities[target.entity]
+        let firstSeen = try plan.locate(entity: seedPlan.entities[first.0], ordinal: first.1)
         let secondSeen = try plan.locate(entity: source, ordinal: secondOrdinal)
         let targetSeen = try plan.locate(entity: destination, ordinal: targetOrdinal)
-        throw FileError(path: plan.mapping.spec.path, message: "entities.\(source.name).relationships.\(relationship): the \(destination.name) record at \(targetSeen) is listed by the \(mapping.entities[first.0].name) records at \(firstSeen) and \(secondSeen); '\(relationship)' has no inverse, so Core Data keeps one \(source.name) per \(destination.name) (a hidden key on its row): list each \(destination.name) once, or give the relationship an inverse")
+        throw FileError(path: plan.seedPlan.spec.path, message: "entities.\(source.name).relationships.\(relationship): the \(destination.name) record at \(targetSeen) is listed by the \(seedPlan.entities[first.0].name) records at \(firstSeen) and \(secondSeen); '\(relationship)' has no inverse, so Core Data keeps one \(source.name) per \(destination.name) (a hidden key on its row): list each \(destination.name) once, or give the relationship an inverse")
     }
 
     /// The seeded entities that share `index`'s hierarchy (a source row's `Z_PK` is unique there).
     private func candidates(ofSource index: Int) -> [Int] {
-        let root = mapping.entities[index].rootName
-        return mapping.entities.indices.filter { mapping.entities[$0].rootName == root }
+        let root = seedPlan.entities[index].rootName
+        return seedPlan.entities.indices.filter { seedPlan.entities[$0].rootName == root }
     }
 
     /// The one destination entity whose record `i` holds the key that record `i` of `entity` names
@@ -156,7 +156,7 @@ extension KeyPass {
     func sameRecordDestination(entity index: Int, link linkIndex: Int, candidates: [Int]) -> Int? {
         guard candidates.count == 1, let destination = candidates.first, states[destination].count == states[index].count,
               plan.groups.contains(where: { $0.entities.contains(index) && $0.entities.contains(destination) }) else { return nil }
-        let entity = mapping.entities[index], target = mapping.entities[destination]
+        let entity = seedPlan.entities[index], target = seedPlan.entities[destination]
         guard entity.fieldLinks[linkIndex].separator == nil, target.hasKey,
               zip(entity.sources, target.sources).allSatisfy({ $0.linkFields[linkIndex] == $1.keyFields }) else { return nil }
         return destination
@@ -168,15 +168,15 @@ extension KeyPass {
         let relationship = linking.relationship, inverse = linking.inverse
         if let slot = linking.slot {
             guard let ordinal = source.ordinal else { return }
-            states[source.entity].toOneKeys[slot][ordinal] = targetKey
+            states[source.entity].numbers.toOneKeys[slot][ordinal] = targetKey
             setEntity(target.entity, entity: source.entity, slot: slot, ordinal: ordinal)
-            if let inverse, inverse.isToMany, inverse.isOrdered, !states[source.entity].toOneOrders[slot].isEmpty {
-                states[source.entity].toOneOrders[slot][ordinal] = memberOrder("\(target.entity).\(inverse.name)", owner: targetKey,
+            if let inverse, inverse.isToMany, inverse.isOrdered, !states[source.entity].numbers.toOneOrders[slot].isEmpty {
+                states[source.entity].numbers.toOneOrders[slot][ordinal] = memberOrder("\(target.entity).\(inverse.name)", owner: targetKey,
                                                                                entity: source.entity, slot: slot, member: sourceKey)
             }
             // The inverse column of a row only in the existing store is left as it is.
             if let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] {
-                states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
+                states[target.entity].numbers.toOneKeys[inverseSlot][targetOrdinal] = sourceKey
                 setEntity(source.entity, entity: target.entity, slot: inverseSlot, ordinal: targetOrdinal)
             }
             return
@@ -184,15 +184,15 @@ extension KeyPass {
         if linking.isHiddenKey {
             // A to-many without inverse: the destination row keeps one source (its hidden key), as a to-one would.
             guard let targetOrdinal = target.ordinal, let slot = linking.inverseSlots[target.entity] else { return }
-            let claimed = states[target.entity].toOneKeys[slot][targetOrdinal]
+            let claimed = states[target.entity].numbers.toOneKeys[slot][targetOrdinal]
             if claimed != 0, claimed != sourceKey {
                 if hiddenKeyConflict == nil { hiddenKeyConflict = (source, claimed, target, relationship.name) }
                 return
             }
-            states[target.entity].toOneKeys[slot][targetOrdinal] = sourceKey
+            states[target.entity].numbers.toOneKeys[slot][targetOrdinal] = sourceKey
             setEntity(source.entity, entity: target.entity, slot: slot, ordinal: targetOrdinal)
-            if relationship.isOrdered, !states[target.entity].toOneOrders[slot].isEmpty {
-                states[target.entity].toOneOrders[slot][targetOrdinal] = listedOrder(position, owner: sourceKey, entity: target.entity,
+            if relationship.isOrdered, !states[target.entity].numbers.toOneOrders[slot].isEmpty {
+                states[target.entity].numbers.toOneOrders[slot][targetOrdinal] = listedOrder(position, owner: sourceKey, entity: target.entity,
                                                                                      slot: slot, member: targetKey)
             }
             return
@@ -201,10 +201,10 @@ extension KeyPass {
         if !inverse.isToMany {
             // One-to-many given from the to-many side: the key lives on the destination's to-one.
             guard let targetOrdinal = target.ordinal, let inverseSlot = linking.inverseSlots[target.entity] else { return }
-            states[target.entity].toOneKeys[inverseSlot][targetOrdinal] = sourceKey
+            states[target.entity].numbers.toOneKeys[inverseSlot][targetOrdinal] = sourceKey
             setEntity(source.entity, entity: target.entity, slot: inverseSlot, ordinal: targetOrdinal)
-            if relationship.isOrdered, !states[target.entity].toOneOrders[inverseSlot].isEmpty {
-                states[target.entity].toOneOrders[inverseSlot][targetOrdinal] = listedOrder(position, owner: sourceKey, entity: target.entity,
+            if relationship.isOrdered, !states[target.entity].numbers.toOneOrders[inverseSlot].isEmpty {
+                states[target.entity].numbers.toOneOrders[inverseSlot][targetOrdinal] = listedOrder(position, owner: sourceKey, entity: target.entity,
                                                                                             slot: inverseSlot, member: targetKey)
             }
             return
@@ -228,8 +228,8 @@ extension KeyPass {
     /// Records that `entity`'s record `ordinal` points along to-one `slot` at a row of seeded entity
     /// `destination`, when its table has the column for the destination's entity number.
     private mutating func setEntity(_ destination: Int, entity: Int, slot: Int, ordinal: Int) {
-        guard !states[entity].toOneEntities[slot].isEmpty else { return }
-        states[entity].toOneEntities[slot][ordinal] = Int32(mapping.entities[destination].number)
+        guard !states[entity].numbers.toOneEntities[slot].isEmpty else { return }
+        states[entity].numbers.toOneEntities[slot][ordinal] = Int32(seedPlan.entities[destination].number)
     }
 
     /// The next 1-based position in the ordered relationship `scope` of the row with key `key`.
@@ -242,8 +242,8 @@ extension KeyPass {
     /// Reads each join source: every record links the row keyed by its `key` fields to the
     /// destination keyed by its `destinationKey` fields, in record order.
     mutating func readJoinSources() throws {
-        for link in mapping.joinLinks {
-            guard mapping.entities.contains(where: { $0.name == link.entity }) else { continue }
+        for link in seedPlan.joinLinks {
+            guard seedPlan.entities.contains(where: { $0.name == link.entity }) else { continue }
             var plans: [Int: LinkPlan] = [:]
             let sources = candidates(for: link.entity), targets = candidates(for: link.relationship.destinationEntity)
             let preferred = preferredCandidates(link.prefer, among: targets)

@@ -8,7 +8,7 @@ extension KeyPass {
         var round = rejectedKeys
         while !round.isEmpty {
             var leftOut: [Int: [(ordinal: Int, link: Int, key: String, because: String)]] = [:]
-            for (index, entity) in mapping.entities.enumerated() {
+            for (index, entity) in seedPlan.entities.enumerated() {
                 for (linkIndex, link) in entity.fieldLinks.enumerated() where !link.relationship.isToMany {
                     let destinations = candidates(for: link.relationship.destinationEntity).filter { round[$0] != nil }
                     guard !destinations.isEmpty else { continue }
@@ -17,7 +17,7 @@ extension KeyPass {
                         for key in keys.keys(of: ordinal) {
                             guard let (destination, rejected) = destinations.lazy.compactMap({ d in round[d]?[key].map { (d, $0) } }).first,
                                   !isKept(key, among: candidates(for: link.relationship.destinationEntity)) else { continue }
-                            let name = mapping.entities[destination].name
+                            let name = seedPlan.entities[destination].name
                             let text = rejected.key
                             leftOut[index, default: []].append((ordinal, linkIndex, text, "\(name) '\(NaturalKey.display(text))' (\(rejected.location))"))
                             break
@@ -27,7 +27,7 @@ extension KeyPass {
             }
             var next: [Int: [LinkKey: (location: SourceLocation, key: String)]] = [:]
             for (index, orphans) in leftOut {
-                let entity = mapping.entities[index]
+                let entity = seedPlan.entities[index]
                 let located = try locate(entity: entity, ordinals: Set(orphans.map(\.ordinal)))
                 for orphan in orphans where states[index].kept[orphan.ordinal] {
                     states[index].kept[orphan.ordinal] = false

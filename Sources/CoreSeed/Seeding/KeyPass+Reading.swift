@@ -51,7 +51,7 @@ extension KeyPass {
             self.progress = progress
             locals = group.entities.map { index in
                 var state = EntityState()
-                state.linkKeys = Array(repeating: LinkKeys(), count: pass.mapping.entities[index].fieldLinks.count)
+                state.linkKeys = Array(repeating: LinkKeys(), count: pass.seedPlan.entities[index].fieldLinks.count)
                 return state
             }
             sharing = IndexSharing(group: group, plan: pass.plan)
@@ -60,9 +60,9 @@ extension KeyPass {
         mutating func start(source: Int, name: String) {
             sourceIndex = source
             sourceName = name
-            sourcePath = pass.mapping.spec.resolve(pass.mapping.entities[group.entities[0]].sources[source].spec.path)
+            sourcePath = pass.seedPlan.spec.resolve(pass.seedPlan.entities[group.entities[0]].sources[source].spec.path)
             read = 0
-            fields = group.entities.map { KeyFields(entityIndex: $0, entity: pass.mapping.entities[$0], sourceIndex: source) }
+            fields = group.entities.map { KeyFields(entityIndex: $0, entity: pass.seedPlan.entities[$0], sourceIndex: source) }
         }
 
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
@@ -103,7 +103,7 @@ extension KeyPass {
             shares = Array(repeating: false, count: group.entities.count)
             var leaders: [String: Int] = [:]
             for (slot, index) in group.entities.enumerated() {
-                let entity = plan.mapping.entities[index]
+                let entity = plan.seedPlan.entities[index]
                 guard entity.hasKey, !entity.keepsPrimaryKeys, entity.sources.allSatisfy({ $0.keyFields.count == 1 }) else { continue }
                 let family = "\(plan.duplicateIndexKey(index)) \(entity.duplicatePolicy)"
                 if let leader = leaders[family] {

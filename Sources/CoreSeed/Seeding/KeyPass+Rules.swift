@@ -19,7 +19,7 @@ extension KeyPass {
     /// The rules the seeded entities' relationships carry.
     func relationshipRules() -> [RelationshipRule] {
         var rules: [RelationshipRule] = []
-        for (index, entity) in mapping.entities.enumerated() where states[index].count > 0 {
+        for (index, entity) in seedPlan.entities.enumerated() where states[index].count > 0 {
             for owner in plan.graph.lineage(entity.name) {
                 for relationship in owner.relationships where !relationship.isTransient {
                     if relationship.hasCountRule {
@@ -49,13 +49,13 @@ extension KeyPass {
             var leftOut: [Int: Set<Int>] = [:]
             for (entity, ordinal, _) in broken { leftOut[entity, default: []].insert(ordinal) }
             var located: [Int: [Int: (Record, Int)]] = [:]
-            for (entity, ordinals) in leftOut { located[entity] = try locate(entity: mapping.entities[entity], ordinals: ordinals) }
+            for (entity, ordinals) in leftOut { located[entity] = try locate(entity: seedPlan.entities[entity], ordinals: ordinals) }
             for (index, state) in saved.enumerated() {
                 states[index].kept = state.0
                 states[index].chosenPrimaryKeys = state.1
             }
             for (index, ordinal, rule) in broken {
-                let entity = mapping.entities[index]
+                let entity = seedPlan.entities[index]
                 let record = located[index]?[ordinal]
                 let field = entity.fieldLinks.first { $0.relationship.name == rule.relationship.name }?.fieldName ?? ""
                 let error = MappingError(location: record?.0.location ?? SourceLocation(file: entity.name), field: field, entity: entity.name,
@@ -84,13 +84,13 @@ extension KeyPass {
         var broken: [(Int, Int, BrokenRule)] = []
         for rule in rules {
             let index = rule.entity, state = states[index]
-            let matched = state.existingPrimaryKeys
+            let matched = state.numbers.matched
             if let slot = rule.slot {
                 // A stored row whose input leaves the to-one unset keeps its stored value.
-                let setsIt = state.toOneKeys[slot].contains { $0 != 0 }
-                for ordinal in 0..<state.count where state.primaryKeys[ordinal] != 0 && state.toOneKeys[slot][ordinal] == 0 {
+                let setsIt = state.numbers.toOneKeys[slot].contains { $0 != 0 }
+                for ordinal in 0..<state.count where state.numbers.primaryKeys[ordinal] != 0 && state.numbers.toOneKeys[slot][ordinal] == 0 {
                     let isStored = !matched.isEmpty && matched[ordinal] != 0
-                    if isStored && (mapping.entities[index].keepsBlanks || !setsIt) { continue }
+                    if isStored && (seedPlan.entities[index].keepsBlanks || !setsIt) { continue }
                     broken.append((index, ordinal, BrokenRule(relationship: rule.relationship, count: nil)))
                 }
                 continue
@@ -98,8 +98,8 @@ extension KeyPass {
             let counts = rowCounts(entity: index, relationship: rule.relationship)
             let relationship = rule.relationship
             let minimum = relationship.isOptional ? relationship.minCount : max(relationship.minCount, 1)
-            for ordinal in 0..<state.count where state.primaryKeys[ordinal] != 0 && (matched.isEmpty || matched[ordinal] == 0) {
-                let count = counts[state.primaryKeys[ordinal], default: 0]
+            for ordinal in 0..<state.count where state.numbers.primaryKeys[ordinal] != 0 && (matched.isEmpty || matched[ordinal] == 0) {
+                let count = counts[state.numbers.primaryKeys[ordinal], default: 0]
                 if count == 0 && relationship.isOptional { continue }
                 if count < minimum || (relationship.maxCount > 0 && count > relationship.maxCount) {
                     broken.append((index, ordinal, BrokenRule(relationship: relationship, count: count)))
@@ -120,7 +120,7 @@ extension KeyPass {
         }
         // The column points at rows of this entity's hierarchy, where a `Z_PK` names one row.
         for (destination, slot) in linking.inverseSlots {
-            for (ordinal, key) in states[destination].toOneKeys[slot].enumerated() where key != 0 && states[destination].primaryKeys[ordinal] != 0 {
+            for (ordinal, key) in states[destination].numbers.toOneKeys[slot].enumerated() where key != 0 && states[destination].numbers.primaryKeys[ordinal] != 0 {
                 counts[key, default: 0] += 1
             }
         }

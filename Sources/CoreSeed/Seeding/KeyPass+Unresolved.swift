@@ -6,7 +6,7 @@
 extension KeyPass {
     mutating func leaveOutUnresolved() throws {
         guard plan.maxErrors > 0 || plan.dryRun else { return }
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             var found: [Int: [(link: Int, position: Int)]] = [:]
             for (linkIndex, link) in entity.fieldLinks.enumerated() where link.onUnresolved == .error {
                 let targets = candidates(for: link.relationship.destinationEntity)

@@ -28,15 +28,18 @@ struct KeyPass {
     /// Per "Entity.relationship": links dropped because their key matched no row (`onUnresolved`).
     var droppedLinks: [String: Int] = [:]
 
-    var mapping: SeedPlan { plan.mapping }
+    var seedPlan: SeedPlan { plan.seedPlan }
 
     init(plan: BuildPlan, existing: ExistingRows?, insertOnly: Bool) {
         self.plan = plan
         self.existing = existing
         self.insertOnly = insertOnly
         self.rejections = Rejections(limit: plan.maxErrors, plan: plan)
-        self.states = Array(repeating: EntityState(), count: plan.mapping.entities.count)
+        self.states = Array(repeating: EntityState(), count: plan.seedPlan.entities.count)
     }
+
+    /// The pass's result for the row pass: per seeded entity, its records' numbers and to-one columns.
+    var numbers: [EntityNumbers] { states.map(\.numbers) }
 
     /// Runs the whole pass: keys, numbers, links, join sources.
     mutating func run(progress: (@Sendable (String) -> Void)?) throws {
@@ -58,10 +61,10 @@ struct KeyPass {
             defer { reading.checks?.stop() }
             // Values are converted on the checks' thread: this one reads the fields it needs for keys,
             // links and uniqueness constraints.
-            let values = validate && group.entities.contains { !mapping.entities[$0].uniqueness.isEmpty }
-            let sourceCount = mapping.entities[group.entities[0]].sources.count
+            let values = validate && group.entities.contains { !seedPlan.entities[$0].uniqueness.isEmpty }
+            let sourceCount = seedPlan.entities[group.entities[0]].sources.count
             for sourceIndex in 0..<sourceCount {
-                let first = mapping.entities[group.entities[0]].sources[sourceIndex]
+                let first = seedPlan.entities[group.entities[0]].sources[sourceIndex]
                 let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
                 reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: values))
                 reading.start(source: sourceIndex, name: first.name)
@@ -90,7 +93,7 @@ struct KeyPass {
         state.count += 1
         var keep = true
         if let field = fields.primaryKeyField {
-            let chosen = try chosenPrimaryKey(&input, field: field, entity: mapping.entities[index])
+            let chosen = try chosenPrimaryKey(&input, field: field, entity: seedPlan.entities[index])
             if chosen == 0 { keep = false }
             state.chosenPrimaryKeys.append(chosen)
         }
@@ -117,11 +120,11 @@ struct KeyPass {
                 keep = false
                 state.skippedExisting += 1
             }
-            state.existingPrimaryKeys.append(primaryKey)
+            state.numbers.matched.append(primaryKey)
         } else if existing != nil {
-            state.existingPrimaryKeys.append(0)
+            state.numbers.matched.append(0)
         }
-        if !keep && !(insertOnly && state.existingPrimaryKeys.last ?? 0 != 0) { state.rejected += 1 }
+        if !keep && !(insertOnly && state.numbers.matched.last ?? 0 != 0) { state.rejected += 1 }
         state.kept.append(keep)
         for link in fields.linkFields.indices {
             let linkFields = fields.linkFields[link]
@@ -160,7 +163,7 @@ struct KeyPass {
             return try keepDuplicate(&input, key: String(number), earlier: earlier, ordinal: ordinal, source: fields.source,
                                      entityIndex: fields.entityIndex, state: &state)
         }
-        let source = fields.source, entity = mapping.entities[fields.entityIndex]
+        let source = fields.source, entity = seedPlan.entities[fields.entityIndex]
         let field = entity.keyFieldName ?? ""
         let key: String
         guard let text = NaturalKey.key(try input.record().values, at: source.keyFields) else {
@@ -180,7 +183,7 @@ struct KeyPass {
     /// A key seen before, at record `earlier`: the duplicate policy decides which record keeps it.
     private mutating func keepDuplicate<Input: RowInput>(_ input: inout Input, key: String, earlier: Int32, ordinal: Int,
                                                          source: SourcePlan, entityIndex: Int, state: inout EntityState) throws -> Bool {
-        let entity = mapping.entities[entityIndex]
+        let entity = seedPlan.entities[entityIndex]
         switch entity.duplicatePolicy {
         case .error:
             try rejections.reject(Rejections.mappingError(
@@ -204,7 +207,7 @@ struct KeyPass {
     mutating func assignPrimaryKeys() throws {
         var counters: [String: Int64] = existing?.maxPrimaryKeys ?? [:]
         var chosenBy: [String: [Int64: (entity: Int, ordinal: Int)]] = [:]
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             var counter = counters[entity.rootName] ?? 0
             if entity.keepsPrimaryKeys {
                 let chosen = states[index].chosenPrimaryKeys
@@ -215,9 +218,9 @@ struct KeyPass {
                     counter = max(counter, chosen[ordinal])
                 }
             }
-            let matched = states[index].existingPrimaryKeys
+            let matched = states[index].numbers.matched
             let chosen = states[index].chosenPrimaryKeys
-            states[index].primaryKeys = states[index].kept.enumerated().map { ordinal, keep in
+            states[index].numbers.primaryKeys = states[index].kept.enumerated().map { ordinal, keep in
                 guard keep else { return 0 }
                 if !chosen.isEmpty { return chosen[ordinal] }
                 if !matched.isEmpty, matched[ordinal] != 0 { return matched[ordinal] }
@@ -228,13 +231,13 @@ struct KeyPass {
             states[index].kept = []
             counters[entity.rootName] = counter
             let slots = entity.toOneSlots.count, count = states[index].count
-            states[index].toOneKeys = Array(repeating: Array(repeating: 0, count: count), count: slots)
+            states[index].numbers.toOneKeys = Array(repeating: Array(repeating: 0, count: count), count: slots)
             // Entity numbers and order keys only for the slots whose table has those columns.
             let fills = entity.sources.flatMap(\.fills)
             let entityColumns = Set(fills.compactMap { if case .toOneEntity(let slot) = $0 { slot } else { nil } })
             let orderColumns = Set(fills.compactMap { if case .toOneOrder(let slot) = $0 { slot } else { nil } })
-            states[index].toOneEntities = (0..<slots).map { entityColumns.contains($0) ? Array(repeating: 0, count: count) : [] }
-            states[index].toOneOrders = (0..<slots).map { orderColumns.contains($0) ? Array(repeating: 0, count: count) : [] }
+            states[index].numbers.toOneEntities = (0..<slots).map { entityColumns.contains($0) ? Array(repeating: 0, count: count) : [] }
+            states[index].numbers.toOneOrders = (0..<slots).map { orderColumns.contains($0) ? Array(repeating: 0, count: count) : [] }
         }
         maxPrimaryKeys = counters
     }
@@ -243,7 +246,7 @@ struct KeyPass {
     /// `--max-errors` (both would be the same object).
     private func duplicatePrimaryKey(_ primaryKey: Int64, entity index: Int, ordinal: Int,
                                      earlier: (entity: Int, ordinal: Int)) throws -> MappingError {
-        let entity = mapping.entities[index], first = mapping.entities[earlier.entity]
+        let entity = seedPlan.entities[index], first = seedPlan.entities[earlier.entity]
         let location = try plan.locate(entity: entity, ordinal: ordinal)
         let firstSeen = try plan.locate(entity: first, ordinal: earlier.ordinal)
         return MappingError(location: location, field: entity.primaryKeyFieldName ?? "", entity: entity.name, attribute: "primaryKey",
@@ -254,7 +257,7 @@ struct KeyPass {
     /// Seeded entities whose rows are `destination` rows: itself and its sub-entities.
     mutating func candidates(for destination: String) -> [Int] {
         if let cached = candidateCache[destination] { return cached }
-        let result = BuildPlan.candidates(mapping, graph: plan.graph, for: destination)
+        let result = BuildPlan.candidates(seedPlan, graph: plan.graph, for: destination)
         candidateCache[destination] = result
         return result
     }

@@ -1,17 +1,15 @@
 /// One source record as both passes read it: a reader's fields as bytes in place (the core), or a
 /// `Record` (for readers that do not show their fields in place).
 ///
-/// The byte form lets the common values (text, integers, dates; see ``ValueCoercer/coerceFast(_:)``)
-/// and integer keys go from the reader's buffer to where they are needed with no `String` made;
+/// The byte form lets the common values (text, integers, dates: the row mapping's fast path,
+/// `RowMapping+Fast.swift`) and integer keys go from the reader's buffer to where they are needed
+/// with no `String` made;
 /// anything else — a value the fast path leaves alone, a message, a duplicate key — asks for the `Record`.
 protocol RowInput {
     /// The record (made on first use when the input is bytes).
     mutating func record() throws -> Record
-    /// Appends `fill`'s value when the fast path can decide it; false when the general path must.
-    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool
-    /// Whether the fast path decides `fill`'s value (the key pass's check, nothing appended); false
-    /// when the general path must.
-    func acceptsFast(_ fill: AttributeFill) -> Bool
+    /// Calls `body` with field `field` as the fast path reads it (bytes in place where the input has them).
+    func withFieldView<Result>(_ field: Int, _ body: (FieldView) -> Result) -> Result
     /// The one-field key in `field` when it is a canonical integer (no text made); nil otherwise.
     func integerKey(field: Int) -> Int64?
     /// Whether `field` is blank: NULL, empty, or only spaces and tabs.
@@ -71,22 +69,13 @@ struct RecordInput: RowInput {
     func record() -> Record { full }
 
     @inline(__always)
-    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+    func withFieldView<Result>(_ field: Int, _ body: (FieldView) -> Result) -> Result {
         switch full.values[field] {
-        case .text(var text): return text.withUTF8 { FastFill.append(.text($0), fill, to: &batch) }
-        case .integer(let number): return FastFill.append(.integer(number), fill, to: &batch)
-        case .null, .real, .blob, .list: return false
-        }
-    }
-
-    @inline(__always)
-    func acceptsFast(_ fill: AttributeFill) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
-        switch full.values[field] {
-        case .text(var text): return text.withUTF8 { FastFill.accepts(.text($0), fill) }
-        case .integer(let number): return FastFill.accepts(.integer(number), fill)
-        case .null, .real, .blob, .list: return false
+        case .text(var text): return text.withUTF8 { body(.text($0)) }
+        case .integer(let number): return body(.integer(number))
+        case .real(let number): return body(.real(number))
+        case .null: return body(.null)
+        case .blob, .list: return body(.other)
         }
     }
 
@@ -116,16 +105,7 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
     }
 
     @inline(__always)
-    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
-        return FastFill.append(reader.fieldView(field), fill, to: &batch)
-    }
-
-    @inline(__always)
-    func acceptsFast(_ fill: AttributeFill) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
-        return FastFill.accepts(reader.fieldView(field), fill)
-    }
+    func withFieldView<Result>(_ field: Int, _ body: (FieldView) -> Result) -> Result { body(reader.fieldView(field)) }
 
     @inline(__always)
     func integerKey(field: Int) -> Int64? { NaturalKey.integer(reader.fieldView(field)) }
@@ -135,48 +115,6 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
         case .null: true
         case .text(let bytes): AttributeFill.isBlank(bytes)
         case .integer, .real, .other: false
-        }
-    }
-}
-
-/// The fast path both inputs share: a field's value appended to a row batch when
-/// ``ValueCoercer/coerceFast(_:)`` (text) or ``ValueCoercer/acceptsFast(integer:)`` decides it.
-enum FastFill {
-    @inline(__always)
-    static func append(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
-        if fill.rules != nil { return false }  // the model's rules are checked on the general path
-        switch view {
-        case .text(let bytes):
-            guard let value = fill.coercer.coerceFast(bytes) else { return false }
-            // A default replaces blank text, even for String attributes: the general path decides.
-            if fill.defaultValue != nil && AttributeFill.isBlank(bytes) { return false }
-            switch value {
-            case .integer(let number): batch.values.append(.integer(number))
-            case .real(let number): batch.values.append(.real(number))
-            case .sameText: batch.appendText(bytes)
-            }
-            return true
-        case .integer(let number):
-            guard fill.coercer.acceptsFast(integer: number) else { return false }
-            batch.values.append(.integer(number))
-            return true
-        case .null, .real, .other:
-            return false
-        }
-    }
-
-    /// Whether ``append(_:_:to:)`` would decide the value (nothing appended).
-    @inline(__always)
-    static func accepts(_ view: FieldView, _ fill: AttributeFill) -> Bool {
-        if fill.rules != nil { return false }
-        switch view {
-        case .text(let bytes):
-            guard fill.coercer.coerceFast(bytes) != nil else { return false }
-            return !(fill.defaultValue != nil && AttributeFill.isBlank(bytes))
-        case .integer(let number):
-            return fill.coercer.acceptsFast(integer: number)
-        case .null, .real, .other:
-            return false
         }
     }
 }

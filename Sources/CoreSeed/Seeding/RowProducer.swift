@@ -1,42 +1,29 @@
-/// The reading side of the row pass: every kept record becomes the values of one insert (or, for a
-/// row already in the store, one update), sent in batches to the `RowWriter` on the SQLite thread.
+/// The reading side of the row pass: schedules the source groups and the batches. Every kept record
+/// becomes the values of one insert (or, for a row already in the store, one update) by its entity's
+/// ``RowMapping``, sent in batches to the `RowWriter` on the SQLite thread.
 ///
-/// A `Sendable` value: it goes to the reading thread with everything it reads (the plan, each entity's
-/// numbers and resolved links, the statements' indexes) and comes back with its tallies and the values
-/// it rejected. What only the reading thread touches (the open group's key indexes, the batch being
-/// filled) lives in ``Run`` while it reads.
+/// A `Sendable` value: it goes to the reading thread with everything it reads (the plan, the row
+/// mappings, each entity's ``EntityNumbers``, the statements' indexes) and comes back with its
+/// tallies and the values it rejected. What only the reading thread touches (the open group's key
+/// indexes, the batch being filled) lives in ``Run`` while it reads.
 struct RowProducer: Sendable {
-    /// What the row pass needs of one entity, copied out of the key pass once so that the per-row loop
-    /// reads local arrays.
-    struct EntityRows: Sendable {
-        /// `Z_PK` per record ordinal (0: no row); empty when rows are numbered as read.
-        var primaryKeys: [Int64] = []
-        /// In an upsert: the `Z_PK` of the stored row each record matches, 0 for a new one.
-        var matched: [Int64] = []
-        var toOneKeys: [[Int64]] = []
-        var toOneEntities: [[Int32]] = []
-        var toOneOrders: [[Int64]] = []
-        /// Unresolved relationship keys per record ordinal, reported with the record's location.
-        var unresolved: [Int32: [(link: Int, position: Int)]] = [:]
-        /// Rows numbered as read: where each to-one slot's value comes from.
-        var slots: [BuildPlan.SlotSource]?
-    }
-
     let plan: BuildPlan
-    let entities: [EntityRows]
+    /// Per entity: what the key pass decided for its records (or, numbered as read, its to-one slots).
+    let entities: [EntityNumbers]
+    /// Per entity and source: how a record becomes a row.
+    let mappings: [[RowMapping]]
     let statements: RowStatements.Indexes
     var rejections: Rejections
-    /// Where values above an attribute's `externalAbove` go (nil: a dry run, every value stays inline).
-    var externalData: ExternalDataFolder?
     /// The key maps, for what an unresolved key's message notes (nil when no key is unresolved).
     var knownKeys: KnownKeys?
     /// Per entity: rows inserted, and stored rows the input matched with nothing to update.
     fileprivate(set) var produced: [Int]
     fileprivate(set) var unchanged: [Int]
 
-    init(plan: BuildPlan, entities: [EntityRows], statements: RowStatements.Indexes, rejections: Rejections) {
+    init(plan: BuildPlan, entities: [EntityNumbers], statements: RowStatements.Indexes, rejections: Rejections) {
         self.plan = plan
         self.entities = entities
+        mappings = RowMapping.mappings(plan, numberedByInsertion: statements.numberedByInsertion)
         self.statements = statements
         self.rejections = rejections
         produced = Array(repeating: 0, count: entities.count)
@@ -52,30 +39,18 @@ struct RowProducer: Sendable {
         var keys = KeySet()
     }
 
-    /// One entity's place in the loop over a source group's records, with its arrays copied out once so
-    /// that the per-row loop reads locals (no struct copies, no exclusivity checks on `self`).
+    /// One entity's place in the loop over a source group's records.
     private struct Cursor {
         let entityIndex: Int
-        let number: Int64
-        let fills: [[ColumnFill]]
+        /// Per source.
+        let mappings: [RowMapping]
+        let numbers: EntityNumbers
         let insert: Int32
         let updates: [(statement: Int32, parameters: [Int32?])?]
-        let primaryKeys: [Int64]
-        let matched: [Int64]
-        let toOneKeys: [[Int64]]
-        let toOneEntities: [[Int32]]
-        let toOneOrders: [[Int64]]
-        let unresolved: [Int32: [(link: Int, position: Int)]]
         let hasUnresolved: Bool
         let knownKeys: KnownKeys?
-        let slots: [BuildPlan.SlotSource]?
-        /// Its inserts leave `Z_PK` out (SQLite numbers the rows as they come).
-        let numberedByInsertion: Bool
-        let keepsBlanks: Bool
         /// The row pass checks uniqueness constraints (the key pass did not check values).
         let checksUniqueness: Bool
-        let tableName: String
-        let externalData: ExternalDataFolder?
         var ordinal = 0
         var produced = 0
         var unchanged = 0
@@ -107,19 +82,13 @@ struct RowProducer: Sendable {
         }
 
         mutating func produce() throws {
-            let plan = producer.plan, mapping = plan.mapping
+            let plan = producer.plan, seedPlan = plan.seedPlan
             for group in plan.groups {
                 cursors = group.entities.map { index in
-                    let rows = producer.entities[index]
-                    return Cursor(entityIndex: index, number: Int64(mapping.entities[index].number), fills: mapping.entities[index].sources.map(\.fills),
-                                  insert: producer.statements.insert[index], updates: producer.statements.update[index], primaryKeys: rows.primaryKeys,
-                                  matched: rows.matched, toOneKeys: rows.toOneKeys, toOneEntities: rows.toOneEntities,
-                                  toOneOrders: rows.toOneOrders, unresolved: rows.unresolved,
-                                  hasUnresolved: !rows.unresolved.isEmpty, knownKeys: producer.knownKeys, slots: rows.slots,
-                                  numberedByInsertion: producer.statements.numberedByInsertion[index],
-                                  keepsBlanks: mapping.entities[index].keepsBlanks,
-                                  checksUniqueness: !mapping.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun),
-                                  tableName: mapping.entities[index].table.name, externalData: producer.externalData)
+                    Cursor(entityIndex: index, mappings: producer.mappings[index], numbers: producer.entities[index],
+                           insert: producer.statements.insert[index], updates: producer.statements.update[index],
+                           hasUnresolved: !producer.entities[index].unresolved.isEmpty, knownKeys: producer.knownKeys,
+                           checksUniqueness: !seedPlan.entities[index].uniqueness.isEmpty && !(plan.maxErrors > 0 || plan.dryRun))
                 }
                 defer {
                     for cursor in cursors {
@@ -131,19 +100,19 @@ struct RowProducer: Sendable {
                 // first of them checks for all (the same key, the same verdict).
                 var checkedKeys = Set<[Int]>()
                 duplicateIndexes = group.entities.map { index -> SharedKeyIndex? in
-                    guard plan.isNumberedAsRead, mapping.entities[index].hasKey,
+                    guard plan.isNumberedAsRead, seedPlan.entities[index].hasKey,
                           checkedKeys.insert(plan.duplicateIndexKey(index)).inserted else { return nil }
                     return SharedKeyIndex()
                 }
-                let sourceCount = mapping.entities[group.entities[0]].sources.count
+                let sourceCount = seedPlan.entities[group.entities[0]].sources.count
                 for sourceIndex in 0..<sourceCount {
                     self.sourceIndex = sourceIndex
-                    let first = mapping.entities[group.entities[0]].sources[sourceIndex]
+                    let first = seedPlan.entities[group.entities[0]].sources[sourceIndex]
                     let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
                     reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
                     // Per slot: the key's field when the key is one field (integer keys are checked without text).
                     singleKeyFields = cursors.map { cursor -> Int in
-                        let keyFields = mapping.entities[cursor.entityIndex].sources[sourceIndex].keyFields
+                        let keyFields = seedPlan.entities[cursor.entityIndex].sources[sourceIndex].keyFields
                         return keyFields.count == 1 ? keyFields[0] : -1
                     }
                     guard try reader.visitRows(&self) else { return }
@@ -164,8 +133,8 @@ struct RowProducer: Sendable {
                 }
                 if cursors[slot].checksUniqueness {
                 let cursor = cursors[slot]
-                let isNew = cursor.matched.isEmpty || cursor.matched[cursor.ordinal] == 0
-                let numbered = cursor.slots != nil || cursor.primaryKeys[cursor.ordinal] != 0
+                let isNew = !cursor.numbers.isMatched(cursor.ordinal)
+                let numbered = cursor.numbers.slots != nil || cursor.numbers.primaryKeys[cursor.ordinal] != 0
                 if isNew && numbered {
                     _ = try uniqueness.admit(try input.record(), entityIndex: cursor.entityIndex, sourceIndex: sourceIndex,
                                              ordinal: cursor.ordinal, plan: producer.plan, rejections: &producer.rejections)
@@ -182,32 +151,33 @@ struct RowProducer: Sendable {
         }
     }
 
+    /// Schedules record `cursor.ordinal`'s row: none, an update of the stored row it matches, or an insert.
     @inline(__always)
     private static func produceRow<Input: RowInput>(_ record: inout Input, plan: BuildPlan, sourceIndex: Int, cursor: inout Cursor,
                                                     batch: inout RowBatch, rejections: inout Rejections) throws {
         let ordinal = cursor.ordinal
         cursor.ordinal += 1
-        let primaryKey = cursor.slots == nil ? cursor.primaryKeys[ordinal] : Int64(ordinal + 1)
+        let primaryKey = cursor.numbers.slots == nil ? cursor.numbers.primaryKeys[ordinal] : Int64(ordinal + 1)
         guard primaryKey != 0 else { return }
         if cursor.hasUnresolved {
-            try reportUnresolved(try record.record(), plan: plan, unresolved: cursor.unresolved, knownKeys: cursor.knownKeys, ordinal: ordinal,
+            try reportUnresolved(try record.record(), plan: plan, unresolved: cursor.numbers.unresolved, knownKeys: cursor.knownKeys, ordinal: ordinal,
                                  entityIndex: cursor.entityIndex, sourceIndex: sourceIndex, rejections: &rejections)
         }
-        if !cursor.matched.isEmpty, cursor.matched[ordinal] != 0 {
+        let mapping = cursor.mappings[sourceIndex]
+        if cursor.numbers.isMatched(ordinal) {
             // A row already in the store: update what changed, keep the rest.
             guard let update = cursor.updates[sourceIndex] else {
                 cursor.unchanged += 1
                 return
             }
-            let count = try appendValues(&record, plan: plan, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
-                                         fills: cursor.fills[sourceIndex], parameters: update.parameters, to: &batch, rejections: &rejections)
+            let count = try mapping.map(&record, ordinal: ordinal, primaryKey: primaryKey, numbers: cursor.numbers, update: update.parameters,
+                                        into: &batch, rejections: &rejections)
             batch.append(.integer(primaryKey))
             batch.rows.append((update.statement, Int32(count + 1)))
             return
         }
-        let count = try appendValues(&record, plan: plan, ordinal: ordinal, primaryKey: primaryKey, cursor: cursor,
-                                     fills: cursor.fills[sourceIndex], parameters: nil, constantsInlined: true, to: &batch,
-                                     rejections: &rejections)
+        let count = try mapping.map(&record, ordinal: ordinal, primaryKey: primaryKey, numbers: cursor.numbers, update: nil,
+                                    into: &batch, rejections: &rejections)
         batch.rows.append((cursor.insert, Int32(count)))
         cursor.produced += 1
     }
@@ -215,7 +185,7 @@ struct RowProducer: Sendable {
     private static func reportUnresolved(_ record: Record, plan: BuildPlan, unresolved: [Int32: [(link: Int, position: Int)]], knownKeys: KnownKeys?,
                                          ordinal: Int, entityIndex: Int, sourceIndex: Int, rejections: inout Rejections) throws {
         guard let pending = unresolved[Int32(ordinal)] else { return }
-        let entity = plan.mapping.entities[entityIndex]
+        let entity = plan.seedPlan.entities[entityIndex]
         for (linkIndex, position) in pending {
             try rejections.reject(Rejections.unresolved(record, entity: entity, sourceIndex: sourceIndex, link: linkIndex, position: position) {
                 knownKeys?.note(for: $0, destination: $1)
@@ -227,7 +197,7 @@ struct RowProducer: Sendable {
     /// duplicate policy this plan runs with is `error`).
     private static func checkDuplicate(_ record: Record, plan: BuildPlan, entityIndex: Int, sourceIndex: Int, index: SharedKeyIndex,
                                        rejections: inout Rejections) throws {
-        let entity = plan.mapping.entities[entityIndex]
+        let entity = plan.seedPlan.entities[entityIndex]
         let source = entity.sources[sourceIndex]
         guard entity.hasKey else { return }
         guard let key = NaturalKey.key(record.values, at: source.keyFields) else {
@@ -241,79 +211,5 @@ struct RowProducer: Sendable {
                 failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: "")),
                 repeating: .firstWithKey(entity: entityIndex, key))
         }
-    }
-
-    /// Appends the values of one row's columns (all, or those `parameters` names) and returns how many.
-    /// A value that cannot be converted is rejected and NULL takes its place (the key pass has already
-    /// left out such records when errors are tolerated).
-    @inline(__always)
-    private static func appendValues<Input: RowInput>(_ record: inout Input, plan: BuildPlan, ordinal: Int, primaryKey: Int64,
-                                                      cursor: Cursor, fills: [ColumnFill], parameters: [Int32?]?,
-                                                      constantsInlined: Bool = false, to values: inout RowBatch,
-                                                      rejections: inout Rejections) throws -> Int {
-        var count = 0
-        for offset in fills.indices {
-            if let parameters, parameters[offset] == nil { continue }
-            switch fills[offset] {
-            case .entityNumber where constantsInlined, .optimisticLock where constantsInlined: continue
-            case .primaryKey where constantsInlined && cursor.numberedByInsertion: continue
-            default: count += 1
-            }
-            switch fills[offset] {
-            case .primaryKey: values.append(.integer(primaryKey))
-            case .entityNumber: values.append(.integer(cursor.number))
-            case .optimisticLock: values.append(.integer(1))
-            case .null: values.append(.null)
-            case .attribute(let attribute):
-                // An update that keeps stored values where the input is blank binds NULL (COALESCE keeps).
-                if parameters != nil, cursor.keepsBlanks, attribute.constant == nil,
-                   let field = attribute.fieldIndex, record.isBlank(field: field) {
-                    values.append(.null)
-                    continue
-                }
-                if record.appendFast(attribute, to: &values) { continue }
-                let full = try record.record()
-                let value: SQLiteValue
-                do {
-                    value = try attribute.value(full)
-                } catch {
-                    try rejections.reject(Rejections.mappingError(
-                        full, fieldIndex: attribute.fieldIndex, field: attribute.fieldName,
-                        entity: plan.mapping.entities[cursor.entityIndex].name, attribute: attribute.attribute.name, failure: error))
-                    values.append(.null)
-                    continue
-                }
-                // Stored inline with its 0x01 marker unless larger than `externalAbove`: then in a file.
-                if let limit = attribute.externalAbove, let external = cursor.externalData, case .blob(let stored) = value,
-                   stored.count - 1 > limit {
-                    let column = plan.mapping.entities[cursor.entityIndex].table.columns[offset].name
-                    values.append(.blob(try external.store(stored.dropFirst(), table: cursor.tableName, column: column, primaryKey: primaryKey)))
-                } else {
-                    values.append(value)
-                }
-            case .toOne(let slot):
-                if let slots = cursor.slots {
-                    if case .sameRecord = slots[slot] { values.append(.integer(Int64(ordinal + 1))) } else { values.append(.null) }
-                    continue
-                }
-                let key = cursor.toOneKeys[slot][ordinal]
-                values.append(key == 0 ? .null : .integer(key))
-            case .toOneEntity(let slot):
-                if let slots = cursor.slots {
-                    if case .sameRecord(let number) = slots[slot] { values.append(.integer(number)) } else { values.append(.null) }
-                    continue
-                }
-                let number = cursor.toOneEntities[slot][ordinal]
-                values.append(number == 0 ? .null : .integer(Int64(number)))
-            case .toOneOrder(let slot):
-                if cursor.slots != nil {
-                    values.append(.null)
-                    continue
-                }
-                let order = cursor.toOneOrders[slot][ordinal]
-                values.append(order == 0 ? .null : .integer(order))
-            }
-        }
-        return count
     }
 }

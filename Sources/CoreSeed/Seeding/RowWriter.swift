@@ -33,11 +33,11 @@ final class RowWriter {
     /// Prepares every statement of the row pass. `numberedByInsertion` says, per entity, whether its
     /// inserts leave `Z_PK` to SQLite; `updateStatement` gives an entity's update for one source in an
     /// upsert (nil: nothing to update).
-    init(writer: StoreWriter, mapping: SeedPlan, numberedByInsertion: [Bool], updatesAStore: Bool,
+    init(writer: StoreWriter, seedPlan: SeedPlan, numberedByInsertion: [Bool], updatesAStore: Bool,
          updateStatement: (EntityPlan, Int, SourcePlan) throws -> (SQLiteStatement, [Int32?])?) throws {
         var prepared = RowStatements()
         prepared.indexes.numberedByInsertion = numberedByInsertion
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             prepared.indexes.insert.append(Int32(prepared.statements.count))
             prepared.statements.append(try writer.rowInserter(for: entity.table, entityNumber: entity.number,
                                                               numberedByInsertion: numberedByInsertion[index]))
@@ -60,8 +60,8 @@ final class RowWriter {
         }
         self.writer = writer
         self.prepared = prepared
-        updated = Array(repeating: 0, count: mapping.entities.count)
-        unchanged = Array(repeating: 0, count: mapping.entities.count)
+        updated = Array(repeating: 0, count: seedPlan.entities.count)
+        unchanged = Array(repeating: 0, count: seedPlan.entities.count)
     }
 
     /// Writes every batch `handoff` brings. New rows of one table go in runs of ``insertRunLength``
@@ -85,7 +85,7 @@ final class RowWriter {
                 defer { for statement in prepared.statements { statement.clearBindings() } }
                 let base = bytes.baseAddress
                 /// Binds the `count` values at `offset` from parameter `first` on.
-                func bind(_ statement: SQLiteStatement, offset: Int, count: Int, first: Int32) throws(SQLiteError) {
+                func bind(_ statement: SQLiteStatement, offset: Int, count: Int, first: Int32) throws {
                     for parameter in 0..<count {
                         let index = first + Int32(parameter)
                         switch batch.values[offset + parameter] {
@@ -94,6 +94,8 @@ final class RowWriter {
                         case .real(let value): try statement.bindReal(value, at: index)
                         case .text(let start, let length): try statement.bindStaticText(base.map { $0 + Int(start) }, count: Int(length), at: index)
                         case .blob(let start, let length): try statement.bindStaticBlob(base.map { $0 + Int(start) }, count: Int(length), at: index)
+                        case .external(let start, let length, let file):
+                            try statement.bind(.blob(try external(batch, start: Int(start), count: Int(length), file: batch.files[Int(file)])), at: index)
                         }
                     }
                 }
@@ -135,6 +137,12 @@ final class RowWriter {
                 }
             }
         }
+    }
+
+    /// Writes the bytes of an external value to its file (staged until the store is installed) and
+    /// returns the column value that refers to it: the store side of ``RowMapping/Column/external(_:above:)``.
+    private func external(_ batch: RowBatch, start: Int, count: Int, file: RowBatch.ExternalFile) throws -> [UInt8] {
+        try writer.externalData.store(batch.bytes[start..<start + count], table: file.table, column: file.column, primaryKey: file.primaryKey)
     }
 
     /// Writes the join rows of every join table (duplicates ignored when the store already holds some).

@@ -26,20 +26,20 @@ extension SeedBuild {
         func finish(maxPrimaryKeys: [String: Int64]) throws -> String? {
             let timing = PhaseTiming()
             defer { timing.mark("finish: indexes, metadata, integrity check, verification") }
-            let mapping = plan.mapping
+            let seedPlan = plan.seedPlan
             switch destination {
             case .nowhere:
                 return nil
             case .existingStore(let writer, _, _):
-                var extra = mapping.spec.metadata
-                if let version = mapping.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
+                var extra = seedPlan.spec.metadata
+                if let version = seedPlan.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
                 try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)
                 return writer.targetPath
             case .newStore(let writer):
-                let framework = mapping.layout.framework
-                var other = mapping.spec.metadata
-                if let version = mapping.spec.seedVersion { other["CoreSeedVersion"] = .string(version) }
-                var metadata = StoreMetadata(model: mapping.model, frameworkVersion: framework.rawValue, other: other)
+                let framework = seedPlan.layout.framework
+                var other = seedPlan.spec.metadata
+                if let version = seedPlan.spec.seedVersion { other["CoreSeedVersion"] = .string(version) }
+                var metadata = StoreMetadata(model: seedPlan.model, frameworkVersion: framework.rawValue, other: other)
                 if !framework.hasHashesDigest { metadata.hashesDigest = nil }
                 if !framework.hasChecksum { metadata.checksum = nil }
                 if framework.hasMaximumFrameworkVersion {
@@ -49,7 +49,7 @@ extension SeedBuild {
                 if maxPrimaryKeys.values.allSatisfy({ $0 == 0 }) && !options.allowEmpty, let held = Finish.rowsHeld(at: output, timeout: options.timeout), held > 0 {
                     throw FileError(path: output, message: "the build wrote no rows and would replace this store, which holds \(held) rows, with an empty one: nothing was replaced; check the sources (a CSV with only its header?) or pass --allow-empty to replace it")
                 }
-                let uuid = try mapping.spec.storeUUID ?? inputUUID()
+                let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
                 try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
                 return output
@@ -81,7 +81,7 @@ extension SeedBuild {
         /// row — the indexes were created by SQLite from the finished tables in the same transaction, and
         /// that look-up would cost more than the whole check (`coreseed verify` runs the full one).
         func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
-            let model = plan.mapping.model
+            let model = plan.seedPlan.model
             let versions = ModelVersions(versions: [model], currentVersionName: model.versionName, path: model.path)
             let result = ThreadResult<[String]>()
             let path = database.path
@@ -98,7 +98,7 @@ extension SeedBuild {
             var check = StoreVerifier.Report()
             // A new store must be a fresh Core Data store to the letter; an updated one keeps its history.
             let standard: StoreVerifier.Standard = if case .newStore = destination { .freshStore } else { .runTime }
-            let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.mapping.spec.configuration,
+            let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.seedPlan.spec.configuration,
                                          standard: standard)
             let verified = Result { try verifier.verify(database, into: &check, integrity: false, values: false) }
             let integrity = try result.wait().get()
@@ -110,14 +110,14 @@ extension SeedBuild {
         /// inputs give a byte-identical store. Uppercase, as Core Data writes `Z_UUID`.
         func inputUUID() throws -> String {
             if let pending = pendingUUID { return try pending.wait().get() }
-            return try SeedBuild.inputUUID(specPath: plan.specPath, spec: plan.mapping.spec, model: plan.mapping.model)
+            return try SeedBuild.inputUUID(specPath: plan.specPath, spec: plan.seedPlan.spec, model: plan.seedPlan.model)
         }
 
         /// Starts hashing the inputs on a thread of its own, while the rows are read and written.
         func startInputUUID() {
-            guard plan.mapping.spec.storeUUID == nil else { return }
+            guard plan.seedPlan.spec.storeUUID == nil else { return }
             let result = ThreadResult<String>()
-            let (specPath, spec, model, stop) = (plan.specPath, plan.mapping.spec, plan.mapping.model, uuidStop)
+            let (specPath, spec, model, stop) = (plan.specPath, plan.seedPlan.spec, plan.seedPlan.model, uuidStop)
             Thread {
                 result.set(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model, stop: stop) })
             }.start()

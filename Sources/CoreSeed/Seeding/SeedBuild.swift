@@ -72,18 +72,18 @@ public enum SeedBuild {
         let versions = try ModelVersions.load(path: spec.resolve(spec.model))
         let model = try versions.version(named: spec.modelVersion)
         let framework = FrameworkVersion(spec.frameworkVersion ?? FrameworkVersion.newest.rawValue)
-        let mapping = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
+        let seedPlan = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
                                    framework: framework)
         let mode = options.mode ?? spec.mode
         var options = options
         if options.failOnRejects { options.maxErrors = Int.max }
-        if mode == .replace, let entity = mapping.entities.first(where: \.hasStoredRowsOnly) {
+        if mode == .replace, let entity = seedPlan.entities.first(where: \.hasStoredRowsOnly) {
             throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name): without 'from' an entity stands for the rows already in the store, which only an update (--into STORE) has: give it 'from', or build with --into")
         }
-        if mode != .replace, let entity = mapping.entities.first(where: \.keepsPrimaryKeys) {
+        if mode != .replace, let entity = seedPlan.entities.first(where: \.keepsPrimaryKeys) {
             throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name).primaryKey: Z_PKs come from the input only in a new store; an update (--into) numbers new rows above the store's Z_MAX: leave \"primaryKey\" out")
         }
-        let plan = BuildPlan(mapping: mapping, specPath: specPath, options: options, updatesAStore: mode != .replace)
+        let plan = BuildPlan(seedPlan: seedPlan, specPath: specPath, options: options, updatesAStore: mode != .replace)
         let output = outputPath(spec: spec, options: options)
         // Where the store goes: an update writes back over the store it reads, unless --output names
         // another file (`--into A --output B` leaves A as it was).
@@ -109,7 +109,7 @@ public enum SeedBuild {
         } else if options.dryRun {
             destination = .nowhere
         } else {
-            destination = .newStore(try StoreWriter(layout: mapping.layout, targetPath: output, timeout: options.timeout))
+            destination = .newStore(try StoreWriter(layout: seedPlan.layout, targetPath: output, timeout: options.timeout))
         }
         let finish = Finish(plan: plan, options: options, destination: destination, output: output)
         if case .newStore = destination { finish.startInputUUID() }
@@ -134,16 +134,16 @@ public enum SeedBuild {
 
     /// The two passes and the finish.
     private static func build(_ plan: BuildPlan, destination: Destination, finish: Finish, options: Options) throws -> BuildReport {
-        let mapping = plan.mapping
+        let seedPlan = plan.seedPlan
         let timing = PhaseTiming()
         let existing = destination.existing
         var insertOnly = false
         if case .existingStore(_, _, let only) = destination { insertOnly = only }
         var keys = KeyPass(plan: plan, existing: existing, insertOnly: insertOnly)
-        var entities: [RowProducer.EntityRows]
+        var entities: [EntityNumbers]
         switch plan.numbering {
         case .asRead(let slots):
-            entities = slots.map { RowProducer.EntityRows(slots: $0) }
+            entities = slots.map { EntityNumbers(slots: $0) }
         case .byKeyPass:
             options.progress?("reading keys")
             var reading: (@Sendable (String) -> Void)?
@@ -155,27 +155,23 @@ public enum SeedBuild {
             options.progress?("linking relationships")
             try keys.numberAndLink()
             timing.mark("relationships")
-            entities = keys.states.map { state in
-                RowProducer.EntityRows(primaryKeys: state.primaryKeys, matched: state.existingPrimaryKeys, toOneKeys: state.toOneKeys,
-                                       toOneEntities: state.toOneEntities, toOneOrders: state.toOneOrders, unresolved: state.unresolved)
-            }
+            entities = keys.numbers
         }
         let rows = try destination.writer.map { writer in
-            try RowWriter(writer: writer, mapping: mapping,
-                          numberedByInsertion: mapping.entities.indices.map { plan.numbersByInsertion($0, updatesAStore: existing != nil) },
+            try RowWriter(writer: writer, seedPlan: seedPlan,
+                          numberedByInsertion: seedPlan.entities.indices.map { plan.numbersByInsertion($0, updatesAStore: existing != nil) },
                           updatesAStore: existing != nil,
                           updateStatement: { entity, index, source in
-                              try updateStatement(for: entity, toOneKeys: keys.states[index].toOneKeys, source: source, store: writer.store)
+                              try updateStatement(for: entity, toOneKeys: keys.states[index].numbers.toOneKeys, source: source, store: writer.store)
                           })
         }
-        let indexes = rows?.prepared.indexes ?? RowStatements.Indexes.unwritten(mapping)
+        let indexes = rows?.prepared.indexes ?? RowStatements.Indexes.unwritten(seedPlan)
         var producer = RowProducer(plan: plan, entities: entities, statements: indexes, rejections: keys.rejections)
-        producer.externalData = rows?.writer.externalData
         producer.knownKeys = KnownKeys(&keys)
         entities = []  // the producer holds the only copy now
         let progress = options.progress.map { report in
             RowProgress(report: report, verb: rows == nil ? "checking rows" : "writing rows",
-                        total: plan.isNumberedAsRead ? nil : keys.states.reduce(0) { $0 + $1.primaryKeys.count { $0 != 0 } })
+                        total: plan.isNumberedAsRead ? nil : keys.states.reduce(0) { $0 + $1.numbers.primaryKeys.count { $0 != 0 } })
         }
         if let rows {
             producer = try writeRows(producer, into: rows, progress: progress)
@@ -190,25 +186,25 @@ public enum SeedBuild {
 
         var report = BuildReport()
         report.storedRowsBefore = existing.map { rows in rows.keys.reduce(0) { $0 + $1.count } }
-        for (index, entity) in mapping.entities.enumerated() {
+        for (index, entity) in seedPlan.entities.enumerated() {
             let state = keys.states.isEmpty ? EntityState() : keys.states[index]
             report.entities.append(.init(name: entity.name, rows: producer.produced[index], rejected: state.rejected,
                                          updated: rows?.updated[index] ?? 0,
                                          unchanged: (rows?.unchanged[index] ?? 0) + producer.unchanged[index] + state.skippedExisting))
         }
         if existing == nil {
-            for (entity, count) in zip(mapping.entities, report.entities) where count.rows == 0 && count.rejected == 0 {
+            for (entity, count) in zip(seedPlan.entities, report.entities) where count.rows == 0 && count.rejected == 0 {
                 for source in entity.sources {
-                    report.warnings.append(Diagnostic(.warning, at: mapping.spec.resolve(source.spec.path),
+                    report.warnings.append(Diagnostic(.warning, at: seedPlan.spec.resolve(source.spec.path),
                                                       "source '\(source.name)' has no records: the store will hold no \(entity.name) rows"))
                 }
             }
         }
-        for join in mapping.layout.joinTables {
+        for join in seedPlan.layout.joinTables {
             if let joinRows = keys.joinRows[join.name], !joinRows.isEmpty { report.joinRows[join.name] = joinRows.count }
         }
         if rows != nil, !report.joinRows.isEmpty { options.progress?("writing join rows: \(report.joinRows.values.reduce(0, +))") }
-        try rows?.writeJoinRows(keys.joinRows, layout: mapping.layout, ignoringDuplicates: existing != nil)
+        try rows?.writeJoinRows(keys.joinRows, layout: seedPlan.layout, ignoringDuplicates: existing != nil)
         report.droppedLinks = keys.droppedLinks
         producer.rejections.locatePending()
         report.rejected = producer.rejections.errors
@@ -217,7 +213,7 @@ public enum SeedBuild {
         }
         var maxPrimaryKeys = keys.maxPrimaryKeys
         if plan.isNumberedAsRead {
-            for (index, entity) in mapping.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }
+            for (index, entity) in seedPlan.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }
         }
         if rows != nil { options.progress?("checking the store (indexes, integrity, model)") }
         report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys)
@@ -262,7 +258,7 @@ public enum SeedBuild {
     /// migration history is fine), copies it to the temporary file, and reads the keys of its rows.
     private static func openExisting(_ target: String, writingTo output: String?, versions: ModelVersions, model: Model,
                                      plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows) {
-        let configuration = options.configuration ?? plan.mapping.spec.configuration
+        let configuration = options.configuration ?? plan.seedPlan.spec.configuration
         let single = ModelVersions(versions: [model], currentVersionName: model.versionName, path: versions.path)
         let report = try StoreVerifier(versions: single, configuration: configuration, timeout: options.timeout).verify(storeAt: target)
         guard report.isMatch else {
@@ -275,7 +271,7 @@ public enum SeedBuild {
             let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
             throw FileError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
         }
-        let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.mapping.layout, timeout: options.timeout)
+        let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.seedPlan.layout, timeout: options.timeout)
         do {
             return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target))
         } catch {
@@ -340,11 +336,11 @@ struct RowProgress: Sendable {
 
 extension RowStatements.Indexes {
     /// The indexes of a dry run: no statement (rows are made and checked, never written).
-    static func unwritten(_ mapping: SeedPlan) -> Self {
+    static func unwritten(_ seedPlan: SeedPlan) -> Self {
         var indexes = Self()
-        indexes.insert = Array(repeating: -1, count: mapping.entities.count)
-        indexes.update = mapping.entities.map { Array(repeating: nil, count: $0.sources.count) }
-        indexes.numberedByInsertion = Array(repeating: false, count: mapping.entities.count)
+        indexes.insert = Array(repeating: -1, count: seedPlan.entities.count)
+        indexes.update = seedPlan.entities.map { Array(repeating: nil, count: $0.sources.count) }
+        indexes.numberedByInsertion = Array(repeating: false, count: seedPlan.entities.count)
         return indexes
     }
 }

@@ -15,7 +15,7 @@ struct StoredOrders: Sendable {
     /// Per seeded entity index, per to-one slot with an order column: the stored positions.
     static func load(_ database: SQLiteDatabase, plan: BuildPlan) throws -> [Int: [Int: StoredOrders]] {
         var result: [Int: [Int: StoredOrders]] = [:]
-        for (index, entity) in plan.mapping.entities.enumerated() {
+        for (index, entity) in plan.seedPlan.entities.enumerated() {
             guard let fills = entity.sources.first?.fills else { continue }
             for (offset, fill) in fills.enumerated() {
                 guard case .toOneOrder(let slot) = fill,

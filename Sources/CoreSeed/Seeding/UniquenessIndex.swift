@@ -10,7 +10,7 @@ struct UniquenessIndex: Sendable {
     /// when an earlier record has the same. A value that cannot be converted is left to the value checks.
     mutating func admit(_ record: Record, entityIndex: Int, sourceIndex: Int, ordinal: Int, plan: BuildPlan,
                         rejections: inout Rejections) throws -> Bool {
-        let entity = plan.mapping.entities[entityIndex]
+        let entity = plan.seedPlan.entities[entityIndex]
         for check in entity.uniqueness {
             guard let (key, display) = try? check.key(record, source: sourceIndex) else { continue }
             if let first = seen[check.scope]?[key] {

@@ -72,10 +72,10 @@ struct ValueChecks {
     /// entity, in the order the key pass checked them.
     private static func check(plan: BuildPlan, group: BuildPlan.SourceGroup, handoff: BatchHandoff<Batch, any Error>) throws {
         var visitor = Checking(plan: plan, group: group, handoff: handoff)
-        let mapping = plan.mapping
-        let sourceCount = mapping.entities[group.entities[0]].sources.count
+        let seedPlan = plan.seedPlan
+        let sourceCount = seedPlan.entities[group.entities[0]].sources.count
         for sourceIndex in 0..<sourceCount {
-            let first = mapping.entities[group.entities[0]].sources[sourceIndex]
+            let first = seedPlan.entities[group.entities[0]].sources[sourceIndex]
             let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
             reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
             visitor.start(source: sourceIndex)
@@ -103,14 +103,14 @@ struct ValueChecks {
 
         mutating func start(source: Int) {
             checked = group.entities.map { index in
-                let entity = plan.mapping.entities[index]
+                let entity = plan.seedPlan.entities[index]
                 return (entity.name, entity.sources[source].fills.compactMap { if case .attribute(let fill) = $0 { fill } else { nil } })
             }
         }
 
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
             for slot in checked.indices {
-                for attribute in checked[slot].fills where !input.acceptsFast(attribute) {
+                for attribute in checked[slot].fills where !RowMapping.acceptsFast(input, attribute) {
                     let full = try input.record()
                     do {
                         _ = try attribute.value(full)

@@ -8,9 +8,6 @@ public enum ExternalBinary {
     static let inlineMarker: UInt8 = 0x01
     static let referenceMarker: UInt8 = 0x02
 
-    /// The column value for `bytes` stored inline.
-    static func inline(_ bytes: [UInt8]) -> [UInt8] { [inlineMarker] + bytes }
-
     /// What a stored column value is.
     public enum Stored: Equatable, Sendable {
         /// The bytes, inline: the column's own storage after the marker, not a copy. A copy here

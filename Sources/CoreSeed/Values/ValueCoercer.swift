@@ -16,7 +16,8 @@ import Foundation
 /// - Date: REAL seconds since 2001-01-01T00:00:00Z, through the field's ``DateParser``.
 /// - UUID: a 16-byte BLOB, from `8-4-4-4-12` hex text (any case, optional braces) or a 16-byte blob.
 /// - URI: TEXT with a scheme and no spaces or control characters.
-/// - Binary: BLOB as is; text as base64 when configured, else its UTF-8 bytes.
+/// - Binary: BLOB as is; text as base64 when configured, else its UTF-8 bytes. The bytes themselves:
+///   Core Data's external-storage marker is the row mapping's (``RowMapping/Column/external(_:above:)``).
 /// - Transformable: BLOB as is (the transformer's bytes); text only as base64 when configured; with
 ///   `archive`, the `NSKeyedArchiver` archive of the value the field holds (``KeyedArchiver``).
 /// - NULL stays NULL; whether a NULL is allowed is the mapper's business (optional, defaults).
@@ -43,10 +44,6 @@ public struct ValueCoercer: Sendable {
     let emptyIsNull: Bool
     /// Blank String text is NULL too (``CoercionOptions/blankIsNull``).
     let blankIsNull: Bool
-    /// A Binary attribute with Allows External Storage: Core Data reads its column by the first byte
-    /// (`0x01`: the bytes follow inline; anything else: a reference to a file), so every value gets
-    /// the inline marker (DESIGN §4b.10).
-    let storesExternalMarker: Bool
 
     /// - Parameter dateParser: for Date attributes; defaults to ISO 8601 in UTC.
     /// - Throws: a model minimum or maximum that is not a number (a length, for String).
@@ -61,7 +58,6 @@ public struct ValueCoercer: Sendable {
         }
         self.emptyIsNull = options.emptyIsNull ?? (attribute.type != .string || options.blankIsNull)
         self.blankIsNull = options.blankIsNull && emptyIsNull
-        self.storesExternalMarker = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
         func bound(_ text: String?, _ which: String) throws(FileError) -> Bound? {
             guard let text, attribute.type.isInteger || attribute.type == .string || attribute.type == .double
                     || attribute.type == .float || attribute.type == .decimal else { return nil }
@@ -103,7 +99,6 @@ public struct ValueCoercer: Sendable {
             return .real(seconds)
         case .uuid: return .blob(try uuid(value))
         case .uri: return .text(try uri(value))
-        case .binary where storesExternalMarker: return .blob(ExternalBinary.inline(try bytes(value)))
         case .binary, .transformable: return .blob(try bytes(value))
         case .undefined, .objectID, .composite:
             throw CoercionFailure(.unsupported, expected: type.rawValue, seen: value)

@@ -50,8 +50,8 @@ import CoreSeedTestSupport
     static func plan(_ folder: Folder, _ options: SeedBuild.Options = .init(), updatesAStore: Bool = false) throws -> BuildPlan {
         let spec = try SeedSpec.load(path: folder.path("spec.json"))
         let model = try ModelVersions.load(path: spec.resolve(spec.model)).version(named: nil)
-        let mapping = try SeedPlan(spec: spec, model: model, configuration: nil, framework: .newest)
-        return BuildPlan(mapping: mapping, specPath: folder.path("spec.json"), options: options, updatesAStore: updatesAStore)
+        let seedPlan = try SeedPlan(spec: spec, model: model, configuration: nil, framework: .newest)
+        return BuildPlan(seedPlan: seedPlan, specPath: folder.path("spec.json"), options: options, updatesAStore: updatesAStore)
     }
 
     /// A link to another source's rows needs the key pass; a dry run, tolerated errors and upserts too.
@@ -141,7 +141,7 @@ import CoreSeedTestSupport
         var options = SeedBuild.Options()
         options.maxErrors = 1
         let plan = try Self.plan(folder, options)
-        let books = try #require(plan.groups.first { plan.mapping.entities[$0.entities[0]].name == "Book" })
+        let books = try #require(plan.groups.first { plan.seedPlan.entities[$0.entities[0]].name == "Book" })
         var checks = ValueChecks(plan: plan, group: books)
         defer { checks.stop() }
         #expect(try checks.failures(of: 2, in: folder.path("books.csv")).isEmpty)
@@ -158,8 +158,8 @@ import CoreSeedTestSupport
         tolerant.maxErrors = 1
         let plan = try Self.plan(folder, tolerant)
         #expect(!plan.isNumberedAsRead)
-        #expect(plan.mapping.entities.indices.allSatisfy { plan.numbersByInsertion($0, updatesAStore: false) })
-        #expect(!plan.mapping.entities.indices.contains { plan.numbersByInsertion($0, updatesAStore: true) })
+        #expect(plan.seedPlan.entities.indices.allSatisfy { plan.numbersByInsertion($0, updatesAStore: false) })
+        #expect(!plan.seedPlan.entities.indices.contains { plan.numbersByInsertion($0, updatesAStore: true) })
         try folder.write("spec.json", """
             { "model": "Library.xcdatamodeld", "output": "Library.sqlite", "sources": { "books": { "csv": "books.csv" } },
               "entities": { "Book": { "from": "books", "key": "isbn", "primaryKey": "isbn" } } }
@@ -179,7 +179,7 @@ import CoreSeedTestSupport
               "entities": { "Book": { "from": "books", "key": "code" }, "Map": { "from": "maps", "key": "code" } } }
             """)
         let shared = try Self.plan(folder, tolerant)
-        #expect(shared.mapping.entities.map(\.name) == ["Book", "Map"])
+        #expect(shared.seedPlan.entities.map(\.name) == ["Book", "Map"])
         #expect(!shared.numbersByInsertion(0, updatesAStore: false) && !shared.numbersByInsertion(1, updatesAStore: false))
         _ = try SeedBuild.run(specPath: folder.path("spec.json"), options: tolerant)
         #expect(try folder.rows("SELECT Z_PK, Z_ENT, ZCODE FROM ZITEM ORDER BY Z_PK").map { $0[2] } == [.text("A"), .text("B"), .text("A"), .text("B")])
