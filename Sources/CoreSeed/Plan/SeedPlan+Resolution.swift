@@ -310,11 +310,10 @@ struct PlanResolver {
                 fileFolder = SeedSpec.folder(of: spec.resolve(spec.sources[source]?.path ?? ""))
             }
             let external = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
-            if let bytes = attributeSpec?.externalAbove {
+            if attributeSpec?.externalAbove != nil {
                 guard external else {
                     throw fail("\(attributeContext).externalAbove: external files are for Binary attributes with Allows External Storage, which '\(attributeName)' is not; remove the key or allow external storage in the model")
                 }
-                guard bytes >= 0 else { throw fail("\(attributeContext).externalAbove: \(bytes) is not a size: give a number of bytes (0 or more)") }
             }
             let fill = AttributeFill(
                 attribute: attribute, coercer: coercer, fieldIndex: fieldIndex, fieldName: field ?? attributeName,

@@ -40,7 +40,7 @@ extension SeedSpec {
             entities = try c.decodeIfPresent([String: EntitySpec].self, forKey: .entities)
             onBlank = try c.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
             metadata = try c.decodeIfPresent([String: SeedSpec.MetadataValue].self, forKey: .metadata)
-            externalAbove = try c.decodeIfPresent(Int.self, forKey: .externalAbove)
+            externalAbove = try c.decodeSizeIfPresent(forKey: .externalAbove)
         }
     }
 
@@ -77,9 +77,6 @@ extension SeedSpec {
         }
         for key in (document.metadata ?? [:]).keys.sorted() where SeedSpec.isCoreDataMetadataKey(key) {
             throw FileError(path: path, message: "at metadata.\(key): '\(key)' is Core Data's own metadata key, which CoreSeed writes from the model; give only the app's own keys")
-        }
-        if let bytes = document.externalAbove, bytes < 0 {
-            throw FileError(path: path, message: "at externalAbove: \(bytes) is not a size: give the number of bytes above which values go to external files (0 or more)")
         }
         var storeUUID = document.storeUUID
         if let text = storeUUID {

@@ -185,7 +185,7 @@ public struct AttributeSpec: Sendable, Decodable {
         base64 = try container.decodeIfPresent(Bool.self, forKey: .base64)
         integralReals = try container.decodeIfPresent(Bool.self, forKey: .integralReals)
         file = try container.decodeIfPresent(Bool.self, forKey: .file)
-        externalAbove = try container.decodeIfPresent(Int.self, forKey: .externalAbove)
+        externalAbove = try container.decodeSizeIfPresent(forKey: .externalAbove)
         archive = try container.decodeIfPresent(String.self, forKey: .archive)
         separator = try container.decodeIfPresent(String.self, forKey: .separator)
     }
@@ -290,5 +290,17 @@ extension SeedSpec {
     /// Keys Core Data writes itself (`NS…`, `_NS…`) and CoreSeed's own record: never the spec's to set.
     static func isCoreDataMetadataKey(_ key: String) -> Bool {
         key.hasPrefix("NS") || key.hasPrefix("_NS") || key == "CoreSeedVersion"
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// `externalAbove`, the spec's and an attribute's: a number of bytes, 0 or more, checked here where
+    /// the spec is read (the only place), so that the plan and the build take it as it is.
+    func decodeSizeIfPresent(forKey key: Key) throws -> Int? {
+        guard let bytes = try decodeIfPresent(Int.self, forKey: key) else { return nil }
+        guard bytes >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(bytes) is not a size: give the number of bytes above which values go to external files (0 or more)")
+        }
+        return bytes
     }
 }
