@@ -8,8 +8,11 @@
 protocol RowInput {
     /// The record (made on first use when the input is bytes).
     mutating func record() throws -> Record
-    /// Calls `body` with field `field` as the fast path reads it (bytes in place where the input has them).
-    func withFieldView<Result>(_ field: Int, _ body: (FieldView) -> Result) -> Result
+    /// Appends `fill`'s value when the row mapping's fast path decides it (``RowMapping/appendFast(_:_:to:)``
+    /// on the field as this input holds it); false when the general path must.
+    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool
+    /// Whether the fast path decides `fill`'s value (the key pass's check, nothing appended).
+    func acceptsFast(_ fill: AttributeFill) -> Bool
     /// The one-field key in `field` when it is a canonical integer (no text made); nil otherwise.
     func integerKey(field: Int) -> Int64?
     /// Whether `field` is blank: NULL, empty, or only spaces and tabs.
@@ -69,13 +72,22 @@ struct RecordInput: RowInput {
     func record() -> Record { full }
 
     @inline(__always)
-    func withFieldView<Result>(_ field: Int, _ body: (FieldView) -> Result) -> Result {
+    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
         switch full.values[field] {
-        case .text(var text): return text.withUTF8 { body(.text($0)) }
-        case .integer(let number): return body(.integer(number))
-        case .real(let number): return body(.real(number))
-        case .null: return body(.null)
-        case .blob, .list: return body(.other)
+        case .text(var text): return text.withUTF8 { RowMapping.appendFast(.text($0), fill, to: &batch) }
+        case .integer(let number): return RowMapping.appendFast(.integer(number), fill, to: &batch)
+        case .null, .real, .blob, .list: return false
+        }
+    }
+
+    @inline(__always)
+    func acceptsFast(_ fill: AttributeFill) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        switch full.values[field] {
+        case .text(var text): return text.withUTF8 { RowMapping.acceptsFast(.text($0), fill) }
+        case .integer(let number): return RowMapping.acceptsFast(.integer(number), fill)
+        case .null, .real, .blob, .list: return false
         }
     }
 
@@ -105,7 +117,16 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
     }
 
     @inline(__always)
-    func withFieldView<Result>(_ field: Int, _ body: (FieldView) -> Result) -> Result { body(reader.fieldView(field)) }
+    func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        return RowMapping.appendFast(reader.fieldView(field), fill, to: &batch)
+    }
+
+    @inline(__always)
+    func acceptsFast(_ fill: AttributeFill) -> Bool {
+        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
+        return RowMapping.acceptsFast(reader.fieldView(field), fill)
+    }
 
     @inline(__always)
     func integerKey(field: Int) -> Int64? { NaturalKey.integer(reader.fieldView(field)) }

@@ -3,20 +3,9 @@
 /// decides it — never a different answer from the general path (`ValueCoercerTests.fastPathAgreesWithCoerce`,
 /// `RowMappingTests`), and nothing allocated per value.
 extension RowMapping {
-    /// Appends `fill`'s value from `input` when the fast path decides it; false when the general path must.
-    @inline(__always)
-    static func appendFast<Input: RowInput>(_ input: Input, _ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
-        return input.withFieldView(field) { appendFast($0, fill, to: &batch) }
-    }
-
-    /// Whether the fast path decides `fill`'s value from `input` (the key pass's check, nothing appended).
-    @inline(__always)
-    static func acceptsFast<Input: RowInput>(_ input: Input, _ fill: AttributeFill) -> Bool {
-        guard fill.constant == nil, let field = fill.fieldIndex else { return false }
-        return input.withFieldView(field) { acceptsFast($0, fill) }
-    }
-
+    /// Appends `fill`'s value from a field as an input shows it (``RowInput/appendFast(_:to:)``: each
+    /// input only hands over its field's bytes) when the fast path decides it; false when the general
+    /// path must.
     @inline(__always)
     static func appendFast(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
         if fill.rules != nil { return false }  // the model's rules are checked on the general path
@@ -40,7 +29,7 @@ extension RowMapping {
         }
     }
 
-    /// Whether ``appendFast(_:_:to:)-(FieldView,_,_)`` would decide the value (nothing appended).
+    /// Whether ``appendFast(_:_:to:)`` would decide the value (nothing appended).
     @inline(__always)
     static func acceptsFast(_ view: FieldView, _ fill: AttributeFill) -> Bool {
         if fill.rules != nil { return false }

@@ -76,7 +76,7 @@ final class RowMapping: Sendable {
     /// those an update's `parameters` name. A value that cannot be converted is rejected and NULL
     /// takes its place (the key pass has already left out such records when errors are tolerated).
     @inline(__always)
-    func map<Input: RowInput>(_ input: inout Input, ordinal: Int, primaryKey: Int64, numbers: EntityNumbers,
+    func map<Input: RowInput>(_ input: inout Input, ordinal: Int, primaryKey: Int64, numbers: borrowing EntityNumbers,
                               update parameters: [Int32?]?, into batch: inout RowBatch, rejections: inout Rejections) throws -> Int {
         let inserting = parameters == nil
         var count = 0
@@ -95,7 +95,7 @@ final class RowMapping: Sendable {
             case .value(let fill):
                 if !inserting && keepsBlank(fill, input) {
                     batch.values.append(.null)
-                } else if !RowMapping.appendFast(input, fill, to: &batch) {
+                } else if !input.appendFast(fill, to: &batch) {
                     batch.append(try value(&input, fill, rejections: &rejections))
                 }
             case .external(let fill, let above):

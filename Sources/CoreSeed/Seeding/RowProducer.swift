@@ -163,20 +163,19 @@ struct RowProducer: Sendable {
             try reportUnresolved(try record.record(), plan: plan, unresolved: cursor.numbers.unresolved, knownKeys: cursor.knownKeys, ordinal: ordinal,
                                  entityIndex: cursor.entityIndex, sourceIndex: sourceIndex, rejections: &rejections)
         }
-        let mapping = cursor.mappings[sourceIndex]
         if cursor.numbers.isMatched(ordinal) {
             // A row already in the store: update what changed, keep the rest.
             guard let update = cursor.updates[sourceIndex] else {
                 cursor.unchanged += 1
                 return
             }
-            let count = try mapping.map(&record, ordinal: ordinal, primaryKey: primaryKey, numbers: cursor.numbers, update: update.parameters,
+            let count = try cursor.mappings[sourceIndex].map(&record, ordinal: ordinal, primaryKey: primaryKey, numbers: cursor.numbers, update: update.parameters,
                                         into: &batch, rejections: &rejections)
             batch.append(.integer(primaryKey))
             batch.rows.append((update.statement, Int32(count + 1)))
             return
         }
-        let count = try mapping.map(&record, ordinal: ordinal, primaryKey: primaryKey, numbers: cursor.numbers, update: nil,
+        let count = try cursor.mappings[sourceIndex].map(&record, ordinal: ordinal, primaryKey: primaryKey, numbers: cursor.numbers, update: nil,
                                     into: &batch, rejections: &rejections)
         batch.rows.append((cursor.insert, Int32(count)))
         cursor.produced += 1

@@ -110,7 +110,7 @@ struct ValueChecks {
 
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
             for slot in checked.indices {
-                for attribute in checked[slot].fills where !RowMapping.acceptsFast(input, attribute) {
+                for attribute in checked[slot].fills where !input.acceptsFast(attribute) {
                     let full = try input.record()
                     do {
                         _ = try attribute.value(full)
