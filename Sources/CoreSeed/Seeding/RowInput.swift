@@ -2,7 +2,7 @@
 /// `Record` (for readers that do not show their fields in place).
 ///
 /// The byte form lets the common values (text, integers, dates: the row mapping's fast path,
-/// `RowMapping+Fast.swift`) and integer keys go from the reader's buffer to where they are needed
+/// `RowMapping.swift`) and integer keys go from the reader's buffer to where they are needed
 /// with no `String` made;
 /// anything else — a value the fast path leaves alone, a message, a duplicate key — asks for the `Record`.
 protocol RowInput {

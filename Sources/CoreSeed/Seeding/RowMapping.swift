@@ -1,10 +1,12 @@
+import Foundation
+
 /// Record → row, one capability: how the records of one source become the rows of one entity.
 ///
 /// Built once from the plan (``init(entity:source:numberedByInsertion:)``): one ``Column`` per column
 /// of the entity's table, saying how it is filled. ``map(_:ordinal:primaryKey:numbers:update:into:rejections:)``
-/// appends one record's values to a ``RowBatch`` — by the fast path where it decides
-/// (`RowMapping+Fast.swift`: a field's bytes straight into the batch, no `String` made), else by the
-/// general one (``AttributeFill/value(_:)``, `RowMapping+Value.swift`).
+/// appends one record's values to a ``RowBatch`` — by the fast path where it decides (below: a
+/// field's bytes straight into the batch, no `String` made), else by the general one, the
+/// attribute-value rule (``AttributeFill/value(_:)``, at the end of this file).
 ///
 /// A class, as ``AttributeFill`` is, so that the per-row loop passes a reference, not a copy of its arrays.
 final class RowMapping: Sendable {
@@ -152,5 +154,101 @@ final class RowMapping: Sendable {
                                                           attribute: fill.attribute.name, failure: error))
             return .null
         }
+    }
+}
+
+/// The fast path of the row mapping: a field's value appended to the batch straight from the
+/// reader's bytes when ``ValueCoercer/coerceFast(_:)`` (text) or ``ValueCoercer/acceptsFast(integer:)``
+/// decides it — never a different answer from the general path (`ValueCoercerTests.fastPathAgreesWithCoerce`,
+/// `RowMappingTests`), and nothing allocated per value.
+extension RowMapping {
+    /// Appends `fill`'s value from a field as an input shows it (``RowInput/appendFast(_:to:)``: each
+    /// input only hands over its field's bytes) when the fast path decides it; false when the general
+    /// path must.
+    @inline(__always)
+    static func appendFast(_ view: FieldView, _ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
+        if fill.rules != nil { return false }  // the model's rules are checked on the general path
+        switch view {
+        case .text(let bytes):
+            guard let value = fill.coercer.coerceFast(bytes) else { return false }
+            // A default replaces blank text, even for String attributes: the general path decides.
+            if fill.defaultValue != nil && AttributeFill.isBlank(bytes) { return false }
+            switch value {
+            case .integer(let number): batch.values.append(.integer(number))
+            case .real(let number): batch.values.append(.real(number))
+            case .sameText: batch.appendText(bytes)
+            }
+            return true
+        case .integer(let number):
+            guard fill.coercer.acceptsFast(integer: number) else { return false }
+            batch.values.append(.integer(number))
+            return true
+        case .null, .real, .other:
+            return false
+        }
+    }
+
+    /// Whether ``appendFast(_:_:to:)`` would decide the value (nothing appended).
+    @inline(__always)
+    static func acceptsFast(_ view: FieldView, _ fill: AttributeFill) -> Bool {
+        if fill.rules != nil { return false }
+        switch view {
+        case .text(let bytes):
+            guard fill.coercer.coerceFast(bytes) != nil else { return false }
+            return !(fill.defaultValue != nil && AttributeFill.isBlank(bytes))
+        case .integer(let number):
+            return fill.coercer.acceptsFast(integer: number)
+        case .null, .real, .other:
+            return false
+        }
+    }
+}
+
+/// The general path of the row mapping: the attribute-value rule (constant, field, file, default,
+/// optionality, the model's rules), for every value the fast path leaves alone, and for the key
+/// pass's checks, uniqueness keys and `--explain`.
+extension AttributeFill {
+    /// The value of this attribute for one record: the constant, else the field, else the default;
+    /// NULL for a non-optional attribute is a failure.
+    @inline(__always)
+    func value(_ record: Record) throws(CoercionFailure) -> SQLiteValue {
+        var input = constant ?? (fieldIndex.map { record.values[$0] } ?? .null)
+        if let fileFolder, case .text(let name) = input, !AttributeFill.isBlank(input) {
+            input = .blob(try AttributeFill.fileBytes(name, in: fileFolder))
+        }
+        var result = try coercer.coerce(input)
+        if let defaultValue, result == .null || AttributeFill.isBlank(input) {
+            result = try coercer.coerce(defaultValue)
+        }
+        if case .null = result, !isOptional {
+            throw CoercionFailure.required(input, type: type)
+        }
+        if let rules { try rules.check(result, seen: input) }
+        return result
+    }
+
+    /// The bytes of the file `name` (relative to `folder` unless absolute): `"file": true`.
+    static func fileBytes(_ name: String, in folder: String) throws(CoercionFailure) -> [UInt8] {
+        let path = SeedSpec.join(folder, name)
+        if let kind = FileError.irregularKind(path) {
+            throw CoercionFailure(.fileMissing(path: path, reason: "is \(kind), not a regular file"), expected: "file", seen: .text(name))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+            throw CoercionFailure(.fileMissing(path: path, reason: reason), expected: "file", seen: .text(name))
+        }
+        return [UInt8](data)
+    }
+
+    /// Empty or all-space text: "no value" for the purpose of defaults, even for String attributes.
+    static func isBlank(_ value: FieldValue) -> Bool {
+        guard case .text(let text) = value else { return false }
+        return isBlank(text.utf8)
+    }
+
+    /// ``isBlank(_:)`` of text given as UTF-8 bytes.
+    @inline(__always)
+    static func isBlank<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 }
