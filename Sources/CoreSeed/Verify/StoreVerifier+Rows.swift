@@ -68,10 +68,11 @@ extension StoreVerifier {
         }
     }
 
-    func checkRows(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, into report: inout Report) throws {
+    func checkRows(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, builtByCoreSeed: Bool,
+                   into report: inout Report) throws {
         let key = CoreDataSchema.primaryKey
         func dangling(_ line: String) {
-            if standard == .freshStore { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
+            if builtByCoreSeed { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
         }
         for table in layout.tables where StoreVerifier.has(schema, table: table.name, columns: [key, CoreDataSchema.entityColumn]) {
             let allowed = layout.entities.filter { $0.tableName == table.name && !$0.isAbstract }.map { String($0.number) }
@@ -103,7 +104,13 @@ extension StoreVerifier {
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
                 let sql = CoreDataSQL.verifyDanglingJoinKeys(join: join.name, column: column, target: target.name)
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
-                    dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity))")
+                    // The rows named by their pair: a join row has no Z_PK.
+                    let pairsSQL = CoreDataSQL.verifyDanglingJoinPairs(join: join.name, column: column, target: target.name,
+                                                                       first: join.firstColumn, second: join.secondColumn)
+                    let pairs = try database.rows(pairsSQL).map { row in
+                        "\(join.firstColumn) \(ExistingRows.shown(row[0])) with \(join.secondColumn) \(ExistingRows.shown(row[1]))"
+                    }
+                    dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity)) (\(pairs.joined(separator: "; "))\(count > 5 ? "; …" : ""))")
                 }
             }
         }

@@ -136,7 +136,7 @@ extension StoreVerifier {
         try database.rows(sql).compactMap { row in if case .integer(let key) = row[0] { key } else { nil } }
     }
 
-    private func shown(_ keys: [Int64]) -> String {
+    func shown(_ keys: [Int64]) -> String {
         keys.prefix(5).map(String.init).joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
     }
 }

@@ -48,33 +48,9 @@ extension StoreVerifier {
                 }
             }
         }
-        for derived in layout.derivedCounts
-        where StoreVerifier.has(schema, table: derived.table, columns: [CoreDataSchema.primaryKey, derived.column])
-            && StoreVerifier.has(schema, table: derived.childTable, columns: [derived.childKey]) {
-            let keys = try StoreVerifier.countDisagreements(database, derived)
-            guard !keys.isEmpty else { continue }
-            let expression = model.entity(named: derived.entity)?.attribute(named: derived.attribute)?.derivationExpression ?? "@count"
-            report.differences.append("\(derived.table).\(derived.column): \(keys.count) value(s) that disagree with the rows of \(derived.childTable) pointing at them (Z_PK \(rows(Array(keys.prefix(5)), keys.count))): \(derived.entity).\(derived.attribute) is derived (\"\(expression)\")")
+        for wrong in try StoreVerifier.derivedDisagreements(database, schema, layout, model: model) {
+            report.differences.append("\(wrong.table).\(wrong.column): \(wrong.keys.count) value(s) that disagree with the rows of \(wrong.sourceTable) pointing at them (Z_PK \(rows(Array(wrong.keys.prefix(5)), wrong.keys.count))): \(wrong.entity).\(wrong.attribute) is derived (\"\(wrong.expression)\")")
         }
-    }
-
-    /// The `Z_PK`s of the rows whose derived count disagrees with the rows pointing at them. Counted
-    /// here from the child keys, not with the build's query (``DerivedCount/fillSQL``), so that one
-    /// mistake cannot hide in both; a counted row in the counter's own table counts like any other.
-    static func countDisagreements(_ database: SQLiteDatabase, _ derived: DerivedCount) throws -> [Int64] {
-        var pointing: [Int64: Int64] = [:]
-        for row in try database.rows(CoreDataSQL.verifyColumn(table: derived.childTable, column: derived.childKey)) {
-            if case .integer(let key) = row[0] { pointing[key, default: 0] += 1 }
-        }
-        let counting = Set(derived.entityNumbers)
-        var disagreeing: [Int64] = []
-        for row in try database.rows(CoreDataSQL.verifyDerivedCounts(table: derived.table, column: derived.column)) {
-            guard case .integer(let key) = row[0], case .integer(let entity) = row[1] else { continue }
-            if !counting.isEmpty, !counting.contains(Int(entity)) { continue }
-            if case .integer(let value) = row[2], value == pointing[key] ?? 0 { continue }
-            disagreeing.append(key)
-        }
-        return disagreeing
     }
 
     /// How a type's values are stored, as a message says it.

@@ -119,12 +119,14 @@ public struct StoreVerifier {
                                      framework: FrameworkVersion(metadata.frameworkVersion))
         checkSchema(schema, layout, into: &report)
         try checkPrimaryKeys(database, schema, layout, model: model, into: &report)
-        try checkRows(database, schema, layout, into: &report)
+        // A store CoreSeed wrote is held to what CoreSeed writes; any other to what Core Data tolerates.
         let builtByCoreSeed = standard == .freshStore || metadata.other["CoreSeedVersion"] != nil
+        try checkRows(database, schema, layout, builtByCoreSeed: builtByCoreSeed, into: &report)
         try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, builtByCoreSeed: builtByCoreSeed, into: &report)
         if values {
             try checkValues(database, schema, layout, model: model, into: &report)
             try checkRules(database, schema, layout, model: model, builtByCoreSeed: builtByCoreSeed, into: &report)
+            try checkLinks(database, schema, layout, model: model, builtByCoreSeed: builtByCoreSeed, into: &report)
         }
         if integrity { report.differences += try StoreVerifier.integrityProblems(database) }
     }

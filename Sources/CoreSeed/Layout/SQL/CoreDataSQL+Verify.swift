@@ -25,6 +25,30 @@ extension CoreDataSQL {
         "SELECT count(*) FROM \(q(join)) WHERE \(q(column)) NOT IN (SELECT \(pk) FROM \(q(target)))"
     }
 
+    /// The first five pairs (`first`, `second`) of the join rows whose `column` names no row of `target`.
+    static func verifyDanglingJoinPairs(join: String, column: String, target: String, first: String, second: String) -> String {
+        "SELECT \(q(first)), \(q(second)) FROM \(q(join)) WHERE \(q(column)) NOT IN (SELECT \(pk) FROM \(q(target))) ORDER BY 1, 2 LIMIT 5"
+    }
+
+    /// `Z_PK`, `Z_ENT` and `column` of every row of `table`, in key order (verify's own derived-count read).
+    static func verifyEntityAndValue(table: String, column: String) -> String {
+        "SELECT \(pk), \(ent), \(q(column)) FROM \(q(table)) ORDER BY \(pk)"
+    }
+
+    /// Per row of `table` whose to-one `key` names a row of `target`: its `Z_PK`, the named row's `Z_ENT`,
+    /// the row's entity column (`entityColumn`, else NULL) and the named row's column pointing back (`back`, else NULL).
+    static func verifyToOneTargets(table: String, key: String, target: String, entityColumn: String?, back: String?) -> String {
+        "SELECT source.\(pk), destination.\(ent), \(entityColumn.map { "source.\(q($0))" } ?? "NULL"), \(back.map { "destination.\(q($0))" } ?? "NULL") "
+            + "FROM \(q(table)) AS source JOIN \(q(target)) AS destination ON destination.\(pk) = source.\(q(key)) ORDER BY source.\(pk)"
+    }
+
+    /// Each join row's two keys and the `Z_ENT` of the rows they name (NULL where a key names no row).
+    static func verifyJoinSides(join: String, first: String, second: String, firstTable: String, secondTable: String) -> String {
+        "SELECT pair.\(q(first)), pair.\(q(second)), one.\(ent), other.\(ent) FROM \(q(join)) AS pair "
+            + "LEFT JOIN \(q(firstTable)) AS one ON one.\(pk) = pair.\(q(first)) "
+            + "LEFT JOIN \(q(secondTable)) AS other ON other.\(pk) = pair.\(q(second)) ORDER BY 1, 2"
+    }
+
     /// `Z_PK` and value of every non-NULL value of a column, in key order.
     static func verifyValues(table: String, column: String) -> String {
         "SELECT \(pk), \(q(column)) FROM \(q(table)) WHERE \(q(column)) IS NOT NULL ORDER BY \(pk)"
