@@ -102,6 +102,8 @@ extension KeyPass {
                         self.link(from: source, to: target, linking, position: 0)
                         continue
                     }
+                    // A dropped key leaves no gap: positions count the links made (verify expects 1…n).
+                    var linked = 0
                     for (position, key) in keys.keys(of: ordinal).enumerated() {
                         let found: Target?
                         do throws(AmbiguousKey) { found = try lookup(linking.candidates, key, preferred: linking.preferred) } catch {
@@ -117,7 +119,8 @@ extension KeyPass {
                             }
                             continue
                         }
-                        self.link(from: source, to: target, linking, position: position)
+                        self.link(from: source, to: target, linking, position: linked)
+                        linked += 1
                     }
                 }
             }

@@ -3,12 +3,13 @@
 /// in both. A key (to-one, the hidden key of a to-many without inverse, a join-table side) must name a
 /// row of the entity the model says, the column beside it holding that row's `Z_ENT` must agree, both
 /// sides of a one-to-one must point at each other, and the `Z_FOK_` positions of an ordered to-many
-/// must be set and distinct per owner — and 1…n in a store CoreSeed wrote (Core Data itself leaves
-/// gaps: it spaces positions 1024 apart, `ddg-bookmarks-v2` `ZBOOKMARKENTITY.Z_FOK_PARENT`).
+/// must be set and distinct per owner. Positions that are not 1…n in a store CoreSeed wrote are a
+/// note, not a difference: Core Data reads only their order and itself spaces them 1024 apart
+/// (`ddg-bookmarks-v2` `ZBOOKMARKENTITY.Z_FOK_PARENT`).
 extension StoreVerifier {
     func checkLinks(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, model: Model,
                     builtByCoreSeed: Bool, into report: inout Report) throws {
-        var found: [String] = []
+        var found: [String] = [], notes: [String] = []
         for table in layout.tables where StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey]) {
             for column in table.columns {
                 switch column.role {
@@ -24,12 +25,12 @@ extension StoreVerifier {
                     guard let key = table.columns.first(where: { if case .toOne(owner, name, _) = $0.role { true } else { false } }),
                           let relationship = model.entity(named: owner)?.relationship(named: name) else { continue }
                     let ordered = "\(relationship.destinationEntity).\(relationship.inverseName ?? "?")"
-                    found += try orderProblems(database, schema, table: table.name, owner: key.name, order: column.name,
-                                               ordered: ordered, strict: builtByCoreSeed)
+                    try orderProblems(database, schema, table: table.name, owner: key.name, order: column.name,
+                                      ordered: ordered, gaps: builtByCoreSeed, into: &found, notes: &notes)
                 case .toManyKeyOrder(let owner, let name):
                     guard let key = table.columns.first(where: { if case .toManyKey(owner, name, _) = $0.role { true } else { false } }) else { continue }
-                    found += try orderProblems(database, schema, table: table.name, owner: key.name, order: column.name,
-                                               ordered: "\(owner).\(name)", strict: builtByCoreSeed)
+                    try orderProblems(database, schema, table: table.name, owner: key.name, order: column.name,
+                                      ordered: "\(owner).\(name)", gaps: builtByCoreSeed, into: &found, notes: &notes)
                 default: continue
                 }
             }
@@ -39,10 +40,11 @@ extension StoreVerifier {
             for order in join.orderColumns {
                 let owner = order.orderedColumn == join.secondColumn ? join.firstColumn : join.secondColumn
                 let ordered = owner == join.firstColumn ? "\(join.firstEntity).\(join.firstRelationship)" : "\(join.secondEntity).\(join.secondRelationship)"
-                found += try orderProblems(database, schema, table: join.name, owner: owner, order: order.name,
-                                           ordered: ordered, strict: builtByCoreSeed)
+                try orderProblems(database, schema, table: join.name, owner: owner, order: order.name,
+                                  ordered: ordered, gaps: builtByCoreSeed, into: &found, notes: &notes)
             }
         }
+        report.notes += notes
         if builtByCoreSeed { report.differences += found } else { report.warnings += found.map { $0 + " (Core Data would read these links wrongly)" } }
     }
 
@@ -109,10 +111,11 @@ extension StoreVerifier {
         return ["\(join.name): \(pairs.count) row(s) that do not pair \(CoercionFailure.article(join.firstEntity)) \(join.firstEntity) with \(CoercionFailure.article(join.secondEntity)) \(join.secondEntity) (\(pairs.prefix(5).joined(separator: "; "))\(pairs.count > 5 ? "; …" : ""))"]
     }
 
-    /// The owners in `table` whose rows' positions in `order` repeat or are missing, or (`strict`) are not 1…n.
+    /// The owners in `table` whose rows' positions in `order` repeat or are missing; those whose
+    /// positions are not 1…n, when `gaps`, to `notes` (Core Data reads only their order).
     private func orderProblems(_ database: SQLiteDatabase, _ schema: StoredSchema, table: String, owner: String, order: String,
-                               ordered: String, strict: Bool) throws -> [String] {
-        guard StoreVerifier.has(schema, table: table, columns: [owner, order]) else { return [] }
+                               ordered: String, gaps: Bool, into found: inout [String], notes: inout [String]) throws {
+        guard StoreVerifier.has(schema, table: table, columns: [owner, order]) else { return }
         let q = SQLIdentifier.quoted
         var positions: [Int64: [Int64?]] = [:]
         for row in try database.rows("SELECT \(q(owner)), \(q(order)) FROM \(q(table)) WHERE \(q(owner)) IS NOT NULL") {
@@ -123,15 +126,13 @@ extension StoreVerifier {
         var broken: [Int64] = [], gapped: [Int64] = []
         for (key, list) in positions {
             let set = Set(list.compactMap { $0 })
-            if set.count != list.count { broken.append(key) } else if strict, set != Set(1...Int64(list.count)) { gapped.append(key) }
+            if set.count != list.count { broken.append(key) } else if gaps, set != Set(1...Int64(list.count)) { gapped.append(key) }
         }
-        var lines: [String] = []
         if !broken.isEmpty {
-            lines.append("\(table).\(order): \(broken.count) owner(s) whose ordered \(ordered) has missing or repeated positions (owner Z_PK \(shown(broken.sorted())))")
+            found.append("\(table).\(order): \(broken.count) owner(s) whose ordered \(ordered) has missing or repeated positions (owner Z_PK \(shown(broken.sorted())))")
         }
         if !gapped.isEmpty {
-            lines.append("\(table).\(order): \(gapped.count) owner(s) whose ordered \(ordered) positions are not 1…n as CoreSeed writes them (owner Z_PK \(shown(gapped.sorted())))")
+            notes.append("\(table).\(order): \(gapped.count) owner(s) whose ordered \(ordered) positions are not 1…n as a fresh CoreSeed build writes them (owner Z_PK \(shown(gapped.sorted()))); Core Data reads only their order")
         }
-        return lines
     }
 }

@@ -91,8 +91,7 @@ import Testing
          ["ZSHELF.ZITEMCOUNT: 1 value(s) that disagree with the rows of ZITEM pointing at them (Z_PK 2): Shelf.itemCount is derived (\"items.@count\")"]),
         // The counts moved with the triggers dropped: what a store written without them holds.
         ("DROP TRIGGER Z_DA_ZITEM_Shelf_itemCount_PARAMETER_UPDATE_INCREMENT; DROP TRIGGER Z_DA_ZITEM_Shelf_itemCount_PARAMETER_UPDATE_DECREMENT; UPDATE ZITEM SET ZSHELF = 2, Z_FOK_SHELF = 2 WHERE Z_PK = 2",
-         ["ZSHELF.ZITEMCOUNT: 2 value(s) that disagree with the rows of ZITEM pointing at them (Z_PK 1, 2): Shelf.itemCount is derived (\"items.@count\")",
-          "ZITEM.Z_FOK_SHELF: 1 owner(s) whose ordered Shelf.items positions are not 1…n as CoreSeed writes them (owner Z_PK 1)"]),
+         ["ZSHELF.ZITEMCOUNT: 2 value(s) that disagree with the rows of ZITEM pointing at them (Z_PK 1, 2): Shelf.itemCount is derived (\"items.@count\")"]),
         // One side of a one-to-one re-pointed: neither person nor passport agrees with its other side.
         ("UPDATE ZPASSPORT SET ZOWNER = 2 WHERE Z_PK = 1",
          ["ZPASSPORT.ZOWNER: 1 row(s) whose one-to-one Passport.owner is not pointed back at by ZPERSON.ZPASSPORT (Z_PK 1)",
@@ -126,6 +125,24 @@ import Testing
             let report = try Self.verify(url, after: sql)
             #expect(report.differences.filter { !$0.hasPrefix("schema: ") } == expected, "\(sql)")
         }
+    }
+
+    /// Positions with a gap (what an upsert or Core Data itself may leave) are a note on a store CoreSeed
+    /// wrote; a key dropped by `"onUnresolved": "skip"` leaves none (on main: positions 1, 3).
+    @Test func gapsInPositionsAreANoteAndASkippedKeyLeavesNone() throws {
+        let url = try Self.built(seedVersion: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let report = try Self.verify(url, after: "UPDATE ZITEM SET Z_FOK_SHELF = 5 WHERE Z_PK = 1")
+        #expect(report.differences == [])
+        #expect(report.notes == ["ZITEM.Z_FOK_SHELF: 1 owner(s) whose ordered Shelf.items positions are not 1…n as a fresh CoreSeed build writes them (owner Z_PK 1); Core Data reads only their order"])
+        try TestPaths.write("id,label,order\nS1,Front,B2 X1 B1\nS2,Back,F1\n", to: "shelves.csv", in: url)
+        let spec = try String(contentsOf: url.appendingPathComponent("spec.json"), encoding: .utf8)
+        try TestPaths.write(spec.replacingOccurrences(of: #""key": "order", "separator": " ""#, with: #""key": "order", "separator": " ", "onUnresolved": "skip""#),
+                            to: "spec.json", in: url)
+        _ = try SeedBuild.run(specPath: url.appendingPathComponent("spec.json").path)
+        let database = try SQLiteDatabase(path: url.appendingPathComponent("Library.sqlite").path, mode: .readOnly(immutable: false))
+        #expect(try database.rows("SELECT ZCODE, Z_FOK_SHELF FROM ZITEM WHERE ZSHELF = 1 ORDER BY Z_FOK_SHELF") == [[.text("B2"), .integer(1)], [.text("B1"), .integer(2)]])
+        #expect(try Self.verify(url, after: "SELECT 1").notes == [])
     }
 
     /// A store CoreSeed did not write: broken links are warnings; a gap in positions is what Core Data
