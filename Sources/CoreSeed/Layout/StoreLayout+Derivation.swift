@@ -65,8 +65,8 @@ extension StoreLayout {
         self.joinTables = joins
         self.hiddenToManyKeys = hiddenKeys.filter { members?.contains($0.sourceEntity) ?? true }
         self.indexes = indexes
-        self.derivedCounts = try StoreLayout.derivedCounts(graph, members: members, tables: tables)
-        self.triggers = derivedCounts.flatMap(\.triggers)
+        (self.derivedCounts, self.derivedKeyPaths) = try StoreLayout.derivations(graph, members: members, tables: tables)
+        self.triggers = derivedCounts.flatMap(\.triggers) + derivedKeyPaths.flatMap(\.triggers)
         self.externalStorageColumns = tables.flatMap { table in
             table.columns.compactMap { column -> ExternalStorageColumn? in
                 guard case .attribute(let entity, let name, .binary) = column.role,

@@ -115,6 +115,8 @@ public struct StoreLayout: Sendable {
     public let triggers: [String]
     /// The derived attributes the triggers keep (`<to-many>.@count`).
     public let derivedCounts: [DerivedCount]
+    /// The derived attributes the triggers keep that read a to-one's attribute (`<to-one>.<attribute>`).
+    public let derivedKeyPaths: [DerivedKeyPath]
     /// The columns of Binary attributes that allow external storage (values marked `0x01` / `0x02`).
     public let externalStorageColumns: [ExternalStorageColumn]
 

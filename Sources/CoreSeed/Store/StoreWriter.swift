@@ -291,8 +291,9 @@ public final class StoreWriter {
         let timing = PhaseTiming()
         for index in layout.indexes { try database.execute(index.sql) }
         timing.mark("  indexes")
-        // Rows were loaded without the triggers of derived counts: set the counts, then create them.
+        // Rows were loaded without the triggers of derived attributes: set the values, then create them.
         for derived in layout.derivedCounts { try database.execute(derived.fillSQL) }
+        for derived in layout.derivedKeyPaths { try database.execute(derived.fillSQL) }
         for trigger in layout.triggers { try database.execute(trigger) }
         try database.execute(CoreDataSchema.createPrimaryKeyTable)
         try database.execute(CoreDataSchema.createMetadataTable)

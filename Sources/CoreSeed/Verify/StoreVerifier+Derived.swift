@@ -8,8 +8,8 @@ extension StoreVerifier {
     struct DerivedDisagreement: Equatable {
         let entity: String, attribute: String, expression: String
         let table: String, column: String
-        /// The table the value is derived from.
-        let sourceTable: String
+        /// What the value is derived from, as the message says it (`the rows of ZITEM pointing at them`).
+        let against: String
         /// The `Z_PK`s of the rows whose value is wrong, ascending.
         let keys: [Int64]
     }
@@ -22,10 +22,11 @@ extension StoreVerifier {
         for info in layout.entities where info.isInConfiguration {
             guard let entity = model.entity(named: info.name) else { continue }
             for attribute in entity.attributes where !attribute.isTransient {
-                guard let expression = attribute.derivationExpression,
-                      let found = try countDisagreement(database, schema, layout, model, entity: info.name,
-                                                        attribute: attribute.name, expression: expression) else { continue }
-                result.append(found)
+                guard let expression = attribute.derivationExpression else { continue }
+                let found = expression.hasSuffix(".@count")
+                    ? try countDisagreement(database, schema, layout, model, entity: info.name, attribute: attribute.name, expression: expression)
+                    : try keyPathDisagreement(database, schema, layout, model, entity: info.name, attribute: attribute.name, expression: expression)
+                if let found { result.append(found) }
             }
         }
         return result
@@ -56,7 +57,38 @@ extension StoreVerifier {
         }
         guard !wrong.isEmpty else { return nil }
         return DerivedDisagreement(entity: entity, attribute: attribute, expression: expression, table: own.name,
-                                   column: column.name, sourceTable: counted.name, keys: wrong)
+                                   column: column.name, against: "the rows of \(counted.name) pointing at them", keys: wrong)
+    }
+
+    /// `<to-one>.<attribute>`: per deriving row, the attribute of the row its to-one names (NULL for none).
+    private static func keyPathDisagreement(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, _ model: Model,
+                                            entity: String, attribute: String, expression: String) throws -> DerivedDisagreement? {
+        let parts = expression.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let (owner, relationship) = declared(parts[0], of: entity, in: model), !relationship.isToMany,
+              let own = layout.table(forEntity: entity), let read = layout.table(forEntity: relationship.destinationEntity),
+              let column = own.columns.first(where: { $0.role == .attribute(entity: entity, attribute: attribute, type: $0.roleType) }),
+              let key = own.columns.first(where: { $0.role == .toOne(entity: owner, relationship: relationship.name, destination: relationship.destinationEntity) }),
+              let value = read.columns.first(where: { column in
+                  if case .attribute(let declarer, parts[1], _) = column.role { return entityNumbers(under: declarer, layout).contains(layout.entity(named: relationship.destinationEntity)?.number ?? -1) }
+                  return false
+              }),
+              has(schema, table: own.name, columns: [CoreDataSchema.primaryKey, CoreDataSchema.entityColumn, column.name, key.name]),
+              has(schema, table: read.name, columns: [CoreDataSchema.primaryKey, value.name]) else { return nil }
+        var values: [Int64: SQLiteValue] = [:]
+        for row in try database.rows(CoreDataSQL.verifyKeyAndValue(table: read.name, column: value.name)) {
+            if case .integer(let pk) = row[0] { values[pk] = row[1] }
+        }
+        let deriving = entityNumbers(under: entity, layout)
+        var wrong: [Int64] = []
+        let sql = CoreDataSQL.verifyKeyPathRows(table: own.name, key: key.name, column: column.name)
+        for row in try database.rows(sql) {
+            guard case .integer(let pk) = row[0], case .integer(let number) = row[1], deriving.contains(Int(number)) else { continue }
+            let expected: SQLiteValue = if case .integer(let target) = row[2] { values[target] ?? .null } else { .null }
+            if row[3] != expected { wrong.append(pk) }
+        }
+        guard !wrong.isEmpty else { return nil }
+        return DerivedDisagreement(entity: entity, attribute: attribute, expression: expression, table: own.name,
+                                   column: column.name, against: "the \(parts[1]) of the \(read.name) row their \(key.name) names", keys: wrong)
     }
 
     /// The relationship `name` of `entity`, declared there or on an entity above it, with its declarer.

@@ -49,7 +49,7 @@ extension StoreVerifier {
             }
         }
         for wrong in try StoreVerifier.derivedDisagreements(database, schema, layout, model: model) {
-            report.differences.append("\(wrong.table).\(wrong.column): \(wrong.keys.count) value(s) that disagree with the rows of \(wrong.sourceTable) pointing at them (Z_PK \(rows(Array(wrong.keys.prefix(5)), wrong.keys.count))): \(wrong.entity).\(wrong.attribute) is derived (\"\(wrong.expression)\")")
+            report.differences.append("\(wrong.table).\(wrong.column): \(wrong.keys.count) value(s) that disagree with \(wrong.against) (Z_PK \(rows(Array(wrong.keys.prefix(5)), wrong.keys.count))): \(wrong.entity).\(wrong.attribute) is derived (\"\(wrong.expression)\")")
         }
     }
 

@@ -54,7 +54,9 @@ import CoreSeedTestSupport
 
     @Test(arguments: [
         ("pages.@sum.number", "the triggers Core Data generates for this form are not known"),
-        ("title.lowercase", "the triggers Core Data generates for this form are not known"),
+        ("title.lowercase", "'title' is not a relationship of 'Book'"),
+        ("pages.number", "'pages' is a to-many relationship: of a to-many CoreSeed reproduces only '@count' (the triggers of its aggregates are not known)"),
+        ("lowercase:(title)", "the triggers Core Data generates for this form are not known"),
         ("now()", "the triggers Core Data generates for this form are not known"),
         ("title.@count", "'title' is not a to-many relationship of 'Book'"),
     ])
@@ -63,7 +65,7 @@ import CoreSeedTestSupport
         #expect {
             try LayoutRuleTests.layout(model)
         } throws: { error in
-            (error as? FileError)?.message == "attribute 'Book.pagesCount' is derived (\"\(expression)\"): \(reason), so a store for this model could hold values Core Data would not keep up to date; CoreSeed reproduces only '<to-many relationship>.@count' (DESIGN §4b.12): remove the derivation or change it to that form"
+            (error as? FileError)?.message == "attribute 'Book.pagesCount' is derived (\"\(expression)\"): \(reason), so a store for this model could hold values Core Data would not keep up to date; CoreSeed reproduces only '<to-many relationship>.@count' and '<to-one relationship>.<attribute>' (DESIGN §4b.12, docs/LAYOUT.md): remove the derivation or change it to one of those forms"
         }
     }
 

@@ -37,12 +37,19 @@ import CoreSeedTestSupport
     /// A store with the layout's tables (triggers kept back, as a build creates them after the rows).
     static func store(_ model: String, rows: [String]) throws -> (SQLiteDatabase, StoreLayout, URL) {
         let layout = try LayoutRuleTests.layout(model)
+        let (database, directory) = try store(layout, rows: rows)
+        return (database, layout, directory)
+    }
+
+    /// The same for a layout: its tables, `rows`, then the build's fill of every derived value.
+    static func store(_ layout: StoreLayout, rows: [String]) throws -> (SQLiteDatabase, URL) {
         let directory = try TestPaths.temporaryDirectory()
         let database = try SQLiteDatabase(path: directory.appendingPathComponent("s.sqlite").path, mode: .readWriteCreate)
         for statement in layout.statements where !statement.hasPrefix("CREATE TRIGGER") { try database.execute(statement) }
         for row in rows { try database.execute(row) }
         for derived in layout.derivedCounts { try database.execute(derived.fillSQL) }
-        return (database, layout, directory)
+        for derived in layout.derivedKeyPaths { try database.execute(derived.fillSQL) }
+        return (database, directory)
     }
 
     static func counts(_ database: SQLiteDatabase, _ sql: String) throws -> [Int64?] {
