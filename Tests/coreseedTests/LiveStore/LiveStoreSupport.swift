@@ -132,9 +132,9 @@ final class LiveWriter: @unchecked Sendable {
                         throw FileError(path: path, message: "no Z_MAX for AccessPoint")
                     }
                     try database.execute("""
-                        INSERT INTO ZACCESSPOINT (Z_PK, Z_ENT, Z_OPT, ZPROVIDER, ZAPN, ZNAME)
-                          VALUES (\(max + 1), 1, 1, 1, 'live', hex(randomblob(400))), (\(max + 2), 1, 1, 1, 'live', hex(randomblob(400))),
-                                 (\(max + 3), 1, 1, 1, 'live', hex(randomblob(400)));
+                        INSERT INTO ZACCESSPOINT (Z_PK, Z_ENT, Z_OPT, ZPROVIDER, Z_FOK_PROVIDER, ZAPN, ZNAME)
+                          VALUES (\(max + 1), 1, 1, 1, \(max + 1), 'live', hex(randomblob(400))), (\(max + 2), 1, 1, 1, \(max + 2), 'live', hex(randomblob(400))),
+                                 (\(max + 3), 1, 1, 1, \(max + 3), 'live', hex(randomblob(400)));
                         UPDATE ZACCESSPOINT SET ZUSERNAME = hex(randomblob(8)) WHERE Z_PK % 61 = \(round % 61);
                         UPDATE Z_PRIMARYKEY SET Z_MAX = \(max + 3) WHERE Z_ENT = 1
                         """)
@@ -166,7 +166,8 @@ final class LiveWriter: @unchecked Sendable {
 /// Stores for the live-store tests, built from the repository's own inputs (no corpus needed).
 enum LiveStores {
     /// Builds the Carriers store into `scratch` as `name`, then grows `ZACCESSPOINT` by `rows` rows of
-    /// about 1 KB each (`Z_MAX` kept equal to the highest `Z_PK`), in the given journal mode.
+    /// about 1 KB each (`Z_MAX` kept equal to the highest `Z_PK`; each row given a position in the ordered
+    /// `Provider.accessPoints`, as Core Data gives one), in the given journal mode.
     static func carriers(in scratch: Scratch, name: String, rows: Int, journal: String = "delete") throws -> String {
         let build = try BinaryRunner.run(["build", "Inputs/seed.json", "--output", scratch.path(name), "--quiet"])
         guard build.status == 0 else { throw FileError(path: name, message: "build failed: \(build.stderr)") }
@@ -175,8 +176,8 @@ enum LiveStores {
             try database.execute("""
             BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-            INSERT INTO ZACCESSPOINT (Z_PK, Z_ENT, Z_OPT, ZPROVIDER, ZAPN, ZNAME)
-              SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1) + i, 1, 1, 1, 'grown', hex(randomblob(500)) FROM n;
+            INSERT INTO ZACCESSPOINT (Z_PK, Z_ENT, Z_OPT, ZPROVIDER, Z_FOK_PROVIDER, ZAPN, ZNAME)
+              SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1) + i, 1, 1, 1, (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1) + i, 'grown', hex(randomblob(500)) FROM n;
             UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT max(Z_PK) FROM ZACCESSPOINT) WHERE Z_ENT = 1;
             COMMIT
             """)
