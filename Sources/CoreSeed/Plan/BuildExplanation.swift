@@ -32,7 +32,7 @@ public enum BuildExplanation {
             for derived in seedPlan.layout.derivedCounts where lineage.contains(derived.entity) {
                 lines.append("  \(derived.attribute) ← counted by the store (derived): the rows of \(derived.childTable) whose \(derived.childKey) points at it, kept by Z_DA_ triggers")
             }
-            for derived in mapping.layout.derivedKeyPaths where lineage.contains(derived.entity) {
+            for derived in seedPlan.layout.derivedKeyPaths where lineage.contains(derived.entity) {
                 lines.append("  \(derived.attribute) ← read by the store (derived): \(derived.destinationColumn) of the \(derived.destinationTable) row its \(derived.key) names, kept by Z_DA_ triggers")
             }
             for (index, link) in entity.fieldLinks.enumerated() {

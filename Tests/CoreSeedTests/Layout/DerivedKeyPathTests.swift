@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// Derived `<to-one>.<attribute>` attributes (issue 23, item 1): the four `Z_DA_` triggers are the text
 /// of Core Data's generator (`NSSQLDerivedAttributeSQLGenerator`, to-one branch), the build fills the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoreSeed
+import CoreSeedTestSupport
 
 /// `verify` checks derived values, inverse consistency and `Z_FOK_` orders with code of its own
 /// (issue 23, item 3): a store is built, one row is changed behind CoreSeed's back with plain SQL for
