@@ -9,7 +9,7 @@ import Foundation
 extension ExternalDataFolder {
     /// The support folder (`.NAME_SUPPORT`) of the store at `store`.
     static func supportFolder(ofStoreAt store: String) -> String {
-        String(ExternalBinary.dataDirectory(forStoreAt: store).dropLast("/_EXTERNAL_DATA".count))
+        StoreLocations.supportFolder(ofStoreAt: store)
     }
 
     /// Refuses to write the store at `store` when another store in its folder maps to the same
@@ -21,7 +21,7 @@ extension ExternalDataFolder {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for other in names.sorted() where other != name && !other.hasPrefix(".")
             && supportFolder(ofStoreAt: folder + "/" + other) == support
-            && !["-wal", "-shm", "-journal"].contains(where: other.hasSuffix) && isStore(folder + "/" + other) {
+            && !StoreLocations.isSidecar(other) && isStore(folder + "/" + other) {
             let shared = URL(fileURLWithPath: support).lastPathComponent
             throw FileError(.badRequest, path: store,
                             message: "this store and \(folder + "/" + other) would share one support folder (\(shared), where external files live): nothing was written; give the store a name of its own, such as another name before the extension")
@@ -103,8 +103,7 @@ extension ExternalDataFolder {
             close(existing.0)
             if same { return }
         }
-        let url = URL(fileURLWithPath: destination)
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).part").path
+        let staging = StoreLocations.scratch(.part, besides: destination)
         let output = open(staging, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard output >= 0 else {
             throw FileError(.cannotWriteOutput, path: destination, message: "cannot create the external file: \(String(cString: strerror(errno)))")

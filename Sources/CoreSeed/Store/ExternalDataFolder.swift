@@ -23,12 +23,7 @@ public final class ExternalDataFolder: Sendable {
         let target = ExternalBinary.dataDirectory(forStoreAt: targetStore)
         targetFolder = target
         sourceFolder = sourceStore.map(ExternalBinary.dataDirectory(forStoreAt:)).flatMap { $0 == target ? nil : $0 }
-        stagingFolder = ExternalDataFolder.stagingFolder(besides: targetStore, pid: getpid())
-    }
-
-    static func stagingFolder(besides store: String, pid: Int32) -> String {
-        let url = URL(fileURLWithPath: store)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(pid).external").path
+        stagingFolder = StoreLocations(targetStore).externalStaging
     }
 
     /// Writes `bytes` to a staged file and returns the column value that refers to it.
@@ -115,7 +110,7 @@ public final class ExternalDataFolder: Sendable {
             }
             if referenced.isEmpty {
                 rmdir(targetFolder)
-                rmdir(String(targetFolder.dropLast("/_EXTERNAL_DATA".count)))
+                rmdir(String(targetFolder.dropLast(StoreLocations.externalDataName.count)))
             }
         }
         abandon()

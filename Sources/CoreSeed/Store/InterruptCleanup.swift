@@ -4,7 +4,7 @@ import Synchronization
 /// Removes temporary files when the process is interrupted (SIGINT, SIGTERM), so an aborted command
 /// leaves nothing behind: the store a build is writing, the copy a backup is writing, a private copy of
 /// a store being read in `$TMPDIR` (`StoreSnapshot`). A SIGKILL cannot be caught: the next build removes
-/// the dead build's temporary file instead (`StoreWriter.removeStaleTemporaryFiles`).
+/// the dead build's temporary file instead (`StoreInstall.removeStaleScratch`).
 ///
 /// Each registration is a list of files and then folders, kept as C strings that the signal handler
 /// can use without allocating; several can be registered at once (a backup's copy and the private copy
@@ -36,7 +36,7 @@ public enum InterruptCleanup {
     /// Registers the store at `path` with its `-journal`, `-wal` and `-shm`, and then `folder` (when given,
     /// removed once empty), for removal if the process is interrupted.
     static func register(store path: String, folder: String? = nil) -> Registration {
-        register(files: ["", "-journal", "-wal", "-shm"].map { path + $0 }, folders: folder.map { [$0] } ?? [])
+        register(files: StoreLocations.files(ofStoreAt: path), folders: folder.map { [$0] } ?? [])
     }
 
     /// Registers `files` and then `folders` (removed once empty) for removal if the process is interrupted.

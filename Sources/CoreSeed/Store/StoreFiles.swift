@@ -21,16 +21,17 @@ struct StoreFiles: Equatable {
     /// Looks at the store at `path` and its `-wal`, `-shm` and `-journal`.
     init(_ path: String) {
         store = StoreFiles.status(path)
-        wal = StoreFiles.status(path + "-wal")
-        shm = StoreFiles.status(path + "-shm")
-        journal = StoreFiles.status(path + "-journal")
+        wal = StoreFiles.status(StoreLocations.sidecar(.wal, of: path))
+        shm = StoreFiles.status(StoreLocations.sidecar(.shm, of: path))
+        journal = StoreFiles.status(StoreLocations.sidecar(.journal, of: path))
     }
 
     /// The sidecars that exist, with their sizes, named after `path`'s last component.
     func sidecars(of path: String) -> [(name: String, size: Int)] {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        return [("-wal", wal), ("-shm", shm), ("-journal", journal)].compactMap { suffix, status in
-            status.map { (name + suffix, $0.size) }
+        let sidecars: [(StoreLocations.Sidecar, Status?)] = [(.wal, wal), (.shm, shm), (.journal, journal)]
+        return sidecars.compactMap { sidecar, status in
+            status.map { (StoreLocations.sidecar(sidecar, of: name), $0.size) }
         }
     }
 

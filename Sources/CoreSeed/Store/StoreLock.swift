@@ -4,7 +4,7 @@ import Foundation
 /// store): an exclusive `flock` on the store file, taken before the store is read and kept until its
 /// replacement is renamed into place, so two runs that update one store run one after the other and
 /// neither loses the other's rows. `flock` is separate from SQLite's `fcntl` locks: an app reading or
-/// writing the store is not blocked by it (`StoreWriter.refuseIfInUse` deals with apps).
+/// writing the store is not blocked by it (`StoreInstall.refuseIfInUse` deals with apps).
 ///
 /// The file a lock was taken on may have been replaced by the time the lock is granted (the holder
 /// renamed its new store over the path): the lock is then taken again on the file the path names now.
@@ -24,7 +24,7 @@ public final class StoreLock {
 
         init(_ info: stat, path: String) {
             var walInfo = stat()
-            wal = stat(path + "-wal", &walInfo) == 0 ? Int64(walInfo.st_size) : -1
+            wal = stat(StoreLocations.sidecar(.wal, of: path), &walInfo) == 0 ? Int64(walInfo.st_size) : -1
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)

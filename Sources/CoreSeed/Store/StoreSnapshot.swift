@@ -139,17 +139,17 @@ public final class StoreSnapshot {
                     connection = database
                 case .failure(let error) where isWAL && StoreSnapshot.cannotShareWAL(error):
                     self.route = .privateCopy(reason: "its -shm cannot be used in place (\(error.message))")
-                    connection = try openCopy(of: path, sidecar: "-wal", timeout: timeout, stepLimit: limit)
+                    connection = try openCopy(of: path, sidecar: .wal, timeout: timeout, stepLimit: limit)
                 case .failure(let error) where !isWAL && error.code == .readOnlyRollback:
                     self.route = .privateCopy(reason: "its -journal is hot (a writer stopped in the middle of a transaction), and only a connection that can write may roll it back")
-                    connection = try openCopy(of: path, sidecar: "-journal", timeout: timeout, stepLimit: limit)
+                    connection = try openCopy(of: path, sidecar: .journal, timeout: timeout, stepLimit: limit)
                 case .failure(let error):
                     throw error
                 }
             case .closedInPlace:
                 connection = try StoreSnapshot.open(path, .readOnly(immutable: true), timeout: timeout, stepLimit: limit)
             case .privateCopy:
-                connection = try openCopy(of: path, sidecar: "-wal", timeout: timeout, stepLimit: limit)
+                connection = try openCopy(of: path, sidecar: .wal, timeout: timeout, stepLimit: limit)
             }
         } catch let error as SQLiteError {
             removeCopy()
@@ -199,7 +199,7 @@ public final class StoreSnapshot {
     /// Copies the store and its `sidecar` (`-wal` or `-journal`) into a private folder in `$TMPDIR`
     /// (registered for removal on SIGINT/SIGTERM), again while the files change during the copy, then
     /// opens the copy read-write: SQLite replays the WAL, or rolls the hot journal back, into the copy.
-    private func openCopy(of path: String, sidecar: String, timeout: Duration, stepLimit: Duration) throws -> SQLiteDatabase {
+    private func openCopy(of path: String, sidecar: StoreLocations.Sidecar, timeout: Duration, stepLimit: Duration) throws -> SQLiteDatabase {
         let manager = FileManager.default
         let clock = ContinuousClock()
         let giveUp = clock.now.advanced(by: timeout)
@@ -212,7 +212,8 @@ public final class StoreSnapshot {
             do {
                 try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try manager.copyItem(atPath: path, toPath: copy)
-                if manager.fileExists(atPath: path + sidecar) { try manager.copyItem(atPath: path + sidecar, toPath: copy + sidecar) }
+                let from = StoreLocations.sidecar(sidecar, of: path)
+                if manager.fileExists(atPath: from) { try manager.copyItem(atPath: from, toPath: StoreLocations.sidecar(sidecar, of: copy)) }
             } catch {
                 removeCopy()
                 guard StoreFiles(path) != before else {

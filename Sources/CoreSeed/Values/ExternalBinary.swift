@@ -38,15 +38,7 @@ public enum ExternalBinary {
 
     /// The folder of external files of the store at `storePath` (`.<name without extension>_SUPPORT/_EXTERNAL_DATA`).
     public static func dataDirectory(forStoreAt storePath: String) -> String {
-        var directory = storePath, name = storePath
-        if let slash = storePath.lastIndex(of: "/") {
-            directory = String(storePath[..<slash])
-            name = String(storePath[storePath.index(after: slash)...])
-        } else {
-            directory = "."
-        }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
-        return directory + "/." + name + "_SUPPORT/_EXTERNAL_DATA"
+        StoreLocations(storePath).externalData
     }
 
     /// The largest value read into memory: SQLite's own limit on a BLOB (2^31 - 1 bytes).

@@ -195,16 +195,17 @@ public final class SQLiteRecordReader: RecordReader {
         // A non-empty `-wal` holds committed content; a non-empty `-journal` is a transaction that never
         // committed (hot): immutable=1 would read past both, so the copy is opened by SQLite, which
         // replays the WAL or rolls the journal back, as it would for the file itself.
-        let sidecars = ["-wal", "-journal"].filter { suffix in
-            ((try? manager.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber).map { $0.intValue > 0 } ?? false
+        let sidecars = [StoreLocations.Sidecar.wal, .journal].filter { sidecar in
+            ((try? manager.attributesOfItem(atPath: StoreLocations.sidecar(sidecar, of: path)))?[.size] as? NSNumber).map { $0.intValue > 0 } ?? false
         }
         guard !sidecars.isEmpty else { return nil }
         let directory = manager.temporaryDirectory.appendingPathComponent("coreseed-sqlite-\(UUID().uuidString)")
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             try manager.copyItem(atPath: path, toPath: directory.appendingPathComponent("db.sqlite").path)
-            for suffix in sidecars {
-                try manager.copyItem(atPath: path + suffix, toPath: directory.appendingPathComponent("db.sqlite" + suffix).path)
+            for sidecar in sidecars {
+                try manager.copyItem(atPath: StoreLocations.sidecar(sidecar, of: path),
+                                     toPath: StoreLocations.sidecar(sidecar, of: directory.appendingPathComponent("db.sqlite").path))
             }
         } catch {
             remove(directory)
