@@ -45,29 +45,19 @@ public enum StoreBackup {
         // A second backup or update onto the same store waits for this one; taken before the copy starts,
         // so the store that is replaced is the one checked below.
         let lock = try StoreLock.acquire(destinationURL.path, timeout: timeout)
-        let directory = destinationURL.deletingLastPathComponent()
-        do {
-            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileError(.cannotWriteOutput, path: destination, message: "cannot create the output folder: \(error.localizedDescription)")
-        }
-        let temporary = directory.appendingPathComponent(".\(destinationURL.lastPathComponent).coreseed-\(getpid()).tmp").path
-        StoreWriter.removeStaleTemporaryFiles(besides: destination)
-        StoreWriter.removeFiles(at: temporary)
-        let cleanup = InterruptCleanup.register(store: temporary)
+        let temporary = StoreLocations(destinationURL.path).temporary
+        let cleanup = try StoreInstall.prepare(temporary: temporary, besides: destination, reportedAs: destination)
         defer {
-            StoreWriter.removeFiles(at: temporary)
+            StoreInstall.removeStore(at: temporary)
             InterruptCleanup.unregister(cleanup)
         }
 
         let route = try StoreSnapshot.read(path: source, timeout: timeout) { snapshot in
-            StoreWriter.removeFiles(at: temporary)
+            StoreInstall.removeStore(at: temporary)
             try copy(snapshot.database, into: temporary, destination: destination, source: source, timeout: timeout)
             return snapshot.route
         }
 
-        let descriptor = open(temporary, O_RDONLY)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
         let size = (try? manager.attributesOfItem(atPath: temporary)[.size] as? Int) ?? 0
         // External-storage values live in files beside the store (DESIGN §4b.10): the copy gets them all,
         // in place before it is, and the files of a store it replaces go after.
@@ -75,21 +65,8 @@ public enum StoreBackup {
         let files = external.sourceFolder.map(ExternalDataFolder.files(in:)) ?? []
         // Never replace a store an app has open (its later commits would land in a deleted file), nor one
         // that another process wrote while the copy was made.
-        if let lock {
-            try lock.refuseIfChanged(destinationURL.path)
-            try StoreWriter.refuseIfInUse(destination, timeout: timeout)
-        }
-        let installLock = ExternalDataFolder.lock(besides: destination)
-        defer { installLock.map(ExternalDataFolder.unlock) }
-        let previous = ExternalDataFolder.previousReferences(ofStoreAt: destination, timeout: timeout)
-        try external.place(files)
-        guard rename(temporary, destination) == 0 else {
-            throw FileError(.cannotWriteOutput, path: destination, message: "cannot move the copy into place: \(String(cString: strerror(errno)))")
-        }
-        // Sidecars of an older store at the destination would be replayed into the copy: remove them.
-        for suffix in ["-wal", "-shm", "-journal"] { unlink(destination + suffix) }
-        external.removeUnreferenced(files, previous: previous)
-        withExtendedLifetime(lock) {}
+        try StoreInstall.install(temporary, over: destination, lock: lock, referenced: files, externalData: external,
+                                 keepOwnership: false, what: "the copy", timeout: timeout)
         if case .privateCopy(let reason) = route { return Result(route: .snapshot(reason: reason), size: size) }
         return Result(route: .inPlace, size: size)
     }

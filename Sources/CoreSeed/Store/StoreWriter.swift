@@ -32,21 +32,12 @@ public final class StoreWriter {
         self.targetPath = targetPath
         self.externalData = ExternalDataFolder(targetStore: targetPath, sourceStore: nil)
         try ExternalDataFolder.refuseSharedSupportFolder(targetPath)
-        let url = URL(fileURLWithPath: targetPath)
-        let directory = url.deletingLastPathComponent()
-        self.temporaryPath = directory.appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)")
-        }
-        StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
-        StoreWriter.removeFiles(at: temporaryPath)
-        cleanup = InterruptCleanup.register(store: temporaryPath)
+        self.temporaryPath = StoreLocations(targetPath).temporary
+        cleanup = try StoreInstall.prepare(temporary: temporaryPath, besides: targetPath, reportedAs: targetPath)
         do {
             self.database = try StoreWriter.create(at: temporaryPath, layout: layout)
         } catch {
-            StoreWriter.removeFiles(at: temporaryPath)
+            StoreInstall.removeStore(at: temporaryPath)
             throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot create the store: \(error.description)")
         }
     }
@@ -66,20 +57,12 @@ public final class StoreWriter {
         try ExternalDataFolder.refuseSharedSupportFolder(targetPath)
         // Held until the update is in place: a second update of the store waits for this one.
         self.lock = try StoreLock.acquire(targetPath, timeout: timeout)
-        let url = URL(fileURLWithPath: targetPath)
-        self.temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(getpid()).tmp").path
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot create the output folder: \(error.localizedDescription)")
-        }
-        StoreWriter.removeStaleTemporaryFiles(besides: targetPath)
-        StoreWriter.removeFiles(at: temporaryPath)
-        cleanup = InterruptCleanup.register(store: temporaryPath)
+        self.temporaryPath = StoreLocations(targetPath).temporary
+        cleanup = try StoreInstall.prepare(temporary: temporaryPath, besides: targetPath, reportedAs: targetPath)
         let temporaryPath = self.temporaryPath
         do {
             self.database = try StoreSnapshot.read(path: sourcePath, timeout: timeout) { snapshot in
-                StoreWriter.removeFiles(at: temporaryPath)
+                StoreInstall.removeStore(at: temporaryPath)
                 do {
                     return try StoreWriter.copy(snapshot.database, to: temporaryPath)
                 } catch let error as SQLiteError {
@@ -87,7 +70,7 @@ public final class StoreWriter {
                 }
             }
         } catch {
-            StoreWriter.removeFiles(at: temporaryPath)
+            StoreInstall.removeStore(at: temporaryPath)
             cleanup.map(InterruptCleanup.unregister)
             cleanup = nil
             throw error as? FileError ?? FileError(path: sourcePath, message: "cannot read the store: \(FileError.words(error))")
@@ -133,14 +116,6 @@ public final class StoreWriter {
         return current
     }
 
-    /// Gives the new file the permission bits (and, when allowed, the owner) of the store it replaces.
-    static func keepOwnership(of target: String, on replacement: String) {
-        var info = stat()
-        guard stat(target, &info) == 0 else { return }
-        chmod(replacement, info.st_mode & 0o7777)
-        if geteuid() == 0 { _ = chown(replacement, info.st_uid, info.st_gid) }
-    }
-
     /// A failure while the store was written, said of the output (the user's file, never the temporary
     /// one), with the likely cause when the file could not grow.
     public static func writeFailure(_ error: any Error, path: String) -> FileError {
@@ -150,38 +125,6 @@ public final class StoreWriter {
         let cause = [SQLiteResultCode.full, .ioError].contains(error.code.primary)
             ? FileError.fileCannotGrowHint : ""
         return FileError(.cannotWriteOutput, path: path, message: "cannot write the store: \(error.message)\(cause); nothing was replaced")
-    }
-
-    /// Refuses to replace a WAL store that another process has open: an app's connection keeps a shared
-    /// lock on the store while it is open, so switching the store out of WAL (which needs the only
-    /// connection) fails while it is there. Renaming over it and removing its `-wal` would make the
-    /// app's later commits go nowhere. A store nobody has open is checkpointed into its main file here,
-    /// so its `-wal`/`-shm` hold nothing when they are removed.
-    ///
-    /// The check and the rename are not one atomic step: a process that opens the store in between is
-    /// not seen. A rollback-journal store is checked for a transaction in progress only (an idle
-    /// connection holds no lock there).
-    static func refuseIfInUse(_ path: String, timeout: Duration) throws(FileError) {
-        let inUse = FileError(.cannotWriteOutput, path: path,
-                              message: "store in use by another process (an app has it open): nothing was changed; close the app, then update the store")
-        guard let header = try? StoreFileHeader(path: path) else { return }
-        do {
-            let database = try SQLiteDatabase(path: path, mode: .readWrite)
-            database.setBusyTimeout(timeout)
-            if header.journalMode == .wal {
-                let mode = try database.scalar("PRAGMA journal_mode = DELETE")
-                guard case .text(let now)? = mode, now.lowercased() == "delete" else { throw inUse }
-            } else {
-                try database.execute("BEGIN EXCLUSIVE; ROLLBACK")
-            }
-        } catch let error as SQLiteError {
-            if [.busy, .locked].contains(error.code.primary) { throw inUse }
-            throw FileError(.cannotWriteOutput, path: path, message: "cannot take the store over to replace it: \(error.message)")
-        } catch let error as FileError {
-            throw error
-        } catch {
-            throw inUse
-        }
     }
 
     private func completeUpdate(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64],
@@ -224,7 +167,7 @@ public final class StoreWriter {
     deinit {
         if !finished {
             database = nil
-            StoreWriter.removeFiles(at: temporaryPath)
+            StoreInstall.removeStore(at: temporaryPath)
             externalData.abandon()
         }
         cleanup.map(InterruptCleanup.unregister)
@@ -235,31 +178,11 @@ public final class StoreWriter {
     public func abandon() {
         guard !finished else { return }
         database = nil
-        StoreWriter.removeFiles(at: temporaryPath)
+        StoreInstall.removeStore(at: temporaryPath)
         externalData.abandon()
         finished = true
         cleanup.map(InterruptCleanup.unregister)
         cleanup = nil
-    }
-
-    /// Removes `.NAME.coreseed-PID.tmp` files and `.NAME.coreseed-PID.external` staging folders
-    /// (`ExternalDataFolder`) left beside the target by builds that were killed (their process no longer exists).
-    static func removeStaleTemporaryFiles(besides targetPath: String) {
-        let url = URL(fileURLWithPath: targetPath)
-        let folder = url.deletingLastPathComponent().path
-        let prefix = ".\(url.lastPathComponent).coreseed-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let suffix = [".tmp", ".external"].first(where: name.hasSuffix),
-                  let pid = Int32(name.dropFirst(prefix.count).dropLast(suffix.count)) else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH {
-                if suffix == ".tmp" { removeFiles(at: folder + "/" + name) } else { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
-            }
-        }
-    }
-
-    static func removeFiles(at path: String) {
-        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
     private var connection: SQLiteDatabase {
@@ -347,27 +270,11 @@ public final class StoreWriter {
         self.database = nil  // closes the connection: the file is complete on disk
         // A new store takes the lock now; an update has held it since before it read the store, which
         // must be as it was then (no other writer in between).
-        if lock == nil { lock = try StoreLock.acquire(targetPath, timeout: timeout) } else { try lock?.refuseIfChanged(targetPath) }
         defer { lock = nil }
-        // Never rename over a store an app has open (its later commits would go nowhere).
-        if FileManager.default.fileExists(atPath: targetPath) { try StoreWriter.refuseIfInUse(targetPath, timeout: timeout) }
-        // The files the new store refers to are in place before it is: the old store keeps all of its own.
-        // Placing, renaming and removing old files is one step for builds to the same output at once.
-        let installLock = ExternalDataFolder.lock(besides: targetPath)
-        defer { installLock.map(ExternalDataFolder.unlock) }
-        let previous = ExternalDataFolder.previousReferences(ofStoreAt: targetPath, timeout: timeout)
-        try externalData.place(referenced)
-        StoreWriter.keepOwnership(of: targetPath, on: temporaryPath)
-        let descriptor = open(temporaryPath, O_RDONLY)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
-        guard rename(temporaryPath, targetPath) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw FileError(.cannotWriteOutput, path: targetPath, message: "cannot move the finished store into place: \(reason)")
+        try StoreInstall.install(temporaryPath, over: targetPath, lock: lock, referenced: referenced, externalData: externalData,
+                                 keepOwnership: true, what: "the finished store", timeout: timeout) {
+            finished = true
+            timing.mark("  close, fsync, rename")
         }
-        finished = true
-        timing.mark("  close, fsync, rename")
-        // Sidecars of an older store at the target would be replayed into the new one: remove them.
-        for suffix in ["-wal", "-shm", "-journal"] { unlink(targetPath + suffix) }
-        externalData.removeUnreferenced(referenced, previous: previous)
     }
 }
