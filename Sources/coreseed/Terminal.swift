@@ -1,4 +1,5 @@
 import Foundation
+import CoreSeed
 import Synchronization
 
 /// Where the CLI writes: results to stdout, diagnostics to stderr, every write checked.
@@ -16,7 +17,7 @@ enum Terminal {
 
         /// `error: cannot write to standard output (/dev/full): No space left on device`.
         var message: String {
-            "error: cannot write to \(destination): \(String(cString: strerror(errorNumber)))"
+            "error: cannot write to \(destination): \(Errno(rawValue: errorNumber).description)"
         }
     }
 

@@ -74,7 +74,7 @@ final class ExportFolder {
         }
         ExportFolder.removeStaleStaging(in: directory, prefix: ExportFolder.stagingPrefix)
         guard mkdir(staging, 0o700) == 0 else {
-            throw FileError(.cannotWriteOutput, path: directory, message: "cannot write into the output folder: \(String(cString: strerror(errno)))")
+            throw FileError(.cannotWriteOutput, path: directory, message: "cannot write into the output folder: \(Errno.current.description)")
         }
     }
 
@@ -101,7 +101,7 @@ final class ExportFolder {
             if (exists ? coreseed_rename_exchange(staging, directory) : rename(staging, directory)) != 0 {
                 let code = errno
                 guard exists, code == EINVAL || code == ENOSYS else {
-                    throw FileError(.cannotWriteOutput, path: directory, message: "cannot put the new files in place: \(String(cString: strerror(code))); nothing was replaced")
+                    throw FileError(.cannotWriteOutput, path: directory, message: "cannot put the new files in place: \(Errno(rawValue: code).description); nothing was replaced")
                 }
                 // The file system cannot swap: the files are moved in one by one.
                 try moveEach(from: staging)
@@ -124,7 +124,7 @@ final class ExportFolder {
     private func moveEach(from folder: String) throws {
         for name in names {
             guard rename(SeedSpec.join(folder, name), finalPath(name)) == 0 else {
-                throw FileError(.cannotWriteOutput, path: finalPath(name), message: "cannot move the file into place: \(String(cString: strerror(errno)))")
+                throw FileError(.cannotWriteOutput, path: finalPath(name), message: "cannot move the file into place: \(Errno.current.description)")
             }
         }
         committed = true
@@ -135,7 +135,7 @@ final class ExportFolder {
         for entry in others {
             let from = SeedSpec.join(directory, entry), to = SeedSpec.join(staging, entry)
             guard link(from, to) == 0 else {
-                throw FileError(.cannotWriteOutput, path: from, message: "cannot keep the file through the export (link: \(String(cString: strerror(errno)))); nothing was replaced")
+                throw FileError(.cannotWriteOutput, path: from, message: "cannot keep the file through the export (link: \(Errno.current.description)); nothing was replaced")
             }
         }
     }
@@ -197,7 +197,7 @@ final class ExportFile {
         self.name = name
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw FileError(.cannotWriteOutput, path: name, message: "cannot create the file: \(String(cString: strerror(errno)))")
+            throw FileError(.cannotWriteOutput, path: name, message: "cannot create the file: \(Errno.current.description)")
         }
         buffer.reserveCapacity(1 << 20)
     }
@@ -229,7 +229,7 @@ final class ExportFile {
     private func failure(_ code: Int32) -> FileError {
         let hint = code == ENOSPC || code == EFBIG || code == EDQUOT
             ? FileError.fileCannotGrowHint : ""
-        return FileError(.cannotWriteOutput, path: name, message: "cannot write the file: \(String(cString: strerror(code)))\(hint); nothing was replaced")
+        return FileError(.cannotWriteOutput, path: name, message: "cannot write the file: \(Errno(rawValue: code).description)\(hint); nothing was replaced")
     }
 
     /// Writes what is buffered and closes the file.

@@ -40,13 +40,11 @@ extension ExternalDataFolder {
     }
 
     private static func startsLikeSQLite(_ path: String) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 100 else { return false }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+        guard let info = try? FileSystem.linkStatus(FilePath(path)), info.isRegularFile, info.size >= 100,
+              let descriptor = try? FileDescriptor.open(FilePath(path), O_RDONLY | O_NONBLOCK | O_NOFOLLOW) else { return false }
+        defer { descriptor.close() }
         var header = [UInt8](repeating: 0, count: 16)
-        guard pread(descriptor, &header, 16, 0) == 16 else { return false }
+        guard (try? descriptor.read(into: &header, count: 16, at: 0)) == 16 else { return false }
         return header == Array("SQLite format 3".utf8) + [0]
     }
 
@@ -74,22 +72,23 @@ extension ExternalDataFolder {
 
     /// Opens a support-folder entry for reading: never through a symlink, never a FIFO or device, and
     /// (when `size` is given) of that size. Returns the descriptor and the file's size.
-    static func openEntry(_ path: String, size: Int? = nil) throws(FileError) -> (Int32, Int) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link, which a support folder never holds" : String(cString: strerror(errno))
+    static func openEntry(_ path: String, size: Int? = nil) throws(FileError) -> (FileDescriptor, Int) {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch {
+            let reason = error == .tooManySymbolicLinks ? "it is a symbolic link, which a support folder never holds" : error.description
             throw FileError(path: path, message: "cannot read the external file: \(reason)")
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
+        guard let info = try? descriptor.status(), info.isRegularFile else {
+            descriptor.close()
             throw FileError(path: path, message: "the external file is not a regular file (a FIFO, device or folder): remove it, or restore it from a backup")
         }
-        if let size, Int(info.st_size) != size {
-            close(descriptor)
-            throw FileError(path: path, message: "the external file has \(info.st_size) bytes, not the \(size) expected")
+        if let size, info.size != size {
+            descriptor.close()
+            throw FileError(path: path, message: "the external file has \(info.size) bytes, not the \(size) expected")
         }
-        return (descriptor, Int(info.st_size))
+        return (descriptor, info.size)
     }
 
     /// Copies `source` to `destination` through a staging name beside it: written, fsynced, compared
@@ -97,38 +96,47 @@ extension ExternalDataFolder {
     /// is kept; one with other bytes (a torn copy) is replaced.
     static func copyVerified(from source: String, to destination: String) throws(FileError) {
         let (input, size) = try openEntry(source)
-        defer { close(input) }
+        defer { input.close() }
         if let existing = try? openEntry(destination, size: size) {
             let same = sameBytes(input, existing.0, size: size)
-            close(existing.0)
+            existing.0.close()
             if same { return }
         }
         let staging = StoreLocations.scratch(.part, besides: destination)
-        let output = open(staging, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard output >= 0 else {
-            throw FileError(.cannotWriteOutput, path: destination, message: "cannot create the external file: \(String(cString: strerror(errno)))")
+        let output: FileDescriptor
+        do {
+            output = try FileDescriptor.open(FilePath(staging), O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW, permissions: 0o644)
+        } catch {
+            throw FileError(.cannotWriteOutput, path: destination, message: "cannot create the external file: \(error)")
         }
         var failure: String?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var offset = 0
         while failure == nil && offset < size {
-            let count = pread(input, &buffer, buffer.count, off_t(offset))
-            if count <= 0 { failure = count == 0 ? "the source file shrank while it was copied" : String(cString: strerror(errno)); break }
+            let count: Int
+            do { count = try input.read(into: &buffer, count: buffer.count, at: offset) } catch { failure = error.description; break }
+            if count == 0 { failure = "the source file shrank while it was copied"; break }
             var written = 0
             while written < count {
                 // SAFETY: `written < count <= buffer.count`, and the bytes are written before `withUnsafeBytes` returns.
-                let step = buffer.withUnsafeBytes { pwrite(output, $0.baseAddress! + written, count - written, off_t(offset + written)) }
-                if step <= 0 { failure = String(cString: strerror(errno)) + FileError.fileCannotGrowHint; break }
-                written += step
+                let step = buffer.withUnsafeBytes { bytes in
+                    Result { () throws(Errno) in try output.write(UnsafeRawBufferPointer(rebasing: bytes[written..<count]), at: offset + written) }
+                }
+                switch step {
+                case .success(let done) where done > 0: written += done
+                case .success: failure = Errno(rawValue: 0).description + FileError.fileCannotGrowHint
+                case .failure(let error): failure = error.description + FileError.fileCannotGrowHint
+                }
+                if failure != nil { break }
             }
             offset += count
         }
-        if failure == nil && fsync(output) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil { do { try output.sync() } catch { failure = error.description } }
         if failure == nil && !sameBytes(input, output, size: size) { failure = "the copy does not read back as the source's bytes" }
-        close(output)
-        if failure == nil && rename(staging, destination) != 0 { failure = String(cString: strerror(errno)) }
+        output.close()
+        if failure == nil { do { try FileSystem.rename(FilePath(staging), to: FilePath(destination)) } catch { failure = error.description } }
         if let failure {
-            unlink(staging)
+            FileSystem.remove(FilePath(staging))
             throw FileError(.cannotWriteOutput, path: destination, message: "cannot copy the external file: \(failure)")
         }
     }
@@ -136,23 +144,22 @@ extension ExternalDataFolder {
     /// Removes the `.UUID.coreseed-PID.part` staging files `copyVerified` left in `folder` when its
     /// process was killed mid-copy (their process no longer exists).
     static func removeStaleParts(in folder: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard let names = try? FileSystem.names(in: FilePath(folder)) else { return }
         for name in names where name.hasPrefix(".") && name.hasSuffix(".part") {
             guard let marker = name.range(of: ".coreseed-", options: .backwards),
                   let pid = Int32(name[marker.upperBound...].dropLast(".part".count)) else { continue }
-            if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { unlink(folder + "/" + name) }
+            if pid != FileSystem.processID && FileSystem.processIsGone(pid) { FileSystem.remove(FilePath(folder).appending(name)) }
         }
     }
 
     /// Whether the first `size` bytes of two open files are the same (and the second is that long).
-    private static func sameBytes(_ first: Int32, _ second: Int32, size: Int) -> Bool {
-        var info = stat()
-        guard fstat(second, &info) == 0, Int(info.st_size) == size else { return false }
+    private static func sameBytes(_ first: FileDescriptor, _ second: FileDescriptor, size: Int) -> Bool {
+        guard let info = try? second.status(), info.size == size else { return false }
         var a = [UInt8](repeating: 0, count: 1 << 16), b = a
         var offset = 0
         while offset < size {
             let want = min(a.count, size - offset)
-            guard pread(first, &a, want, off_t(offset)) == want, pread(second, &b, want, off_t(offset)) == want,
+            guard (try? first.read(into: &a, count: want, at: offset)) == want, (try? second.read(into: &b, count: want, at: offset)) == want,
                   a.prefix(want) == b.prefix(want) else { return false }
             offset += want
         }

@@ -77,8 +77,10 @@ public final class ExternalDataFolder: Sendable {
             try FileManager.default.createDirectory(atPath: targetFolder, withIntermediateDirectories: true)
             ExternalDataFolder.removeStaleParts(in: targetFolder)
             for uuid in staged.sorted() where referenced.contains(uuid) {
-                guard rename(stagingFolder + "/" + uuid, targetFolder + "/" + uuid) == 0 else {
-                    throw FileError(.cannotWriteOutput, path: targetFolder, message: "cannot move an external file into place: \(String(cString: strerror(errno)))")
+                do {
+                    try FileSystem.rename(FilePath(stagingFolder).appending(uuid), to: FilePath(targetFolder).appending(uuid))
+                } catch {
+                    throw FileError(.cannotWriteOutput, path: targetFolder, message: "cannot move an external file into place: \(error)")
                 }
             }
             // Copied through a staging name and checked; a file of that name already there is kept only
@@ -106,11 +108,11 @@ public final class ExternalDataFolder: Sendable {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: targetFolder) {
             let replaced = (previous ?? []).subtracting(referenced)
             for name in names where replaced.contains(name) && ExternalBinary.isFileName(name) {
-                unlink(targetFolder + "/" + name)
+                FileSystem.remove(FilePath(targetFolder).appending(name))
             }
             if referenced.isEmpty {
-                rmdir(targetFolder)
-                rmdir(String(targetFolder.dropLast(StoreLocations.externalDataName.count)))
+                FileSystem.removeEmptyFolder(FilePath(targetFolder))
+                FileSystem.removeEmptyFolder(FilePath(targetFolder).removingLastComponent)
             }
         }
         abandon()
@@ -118,16 +120,15 @@ public final class ExternalDataFolder: Sendable {
 
     /// Locks the folder the store at `store` is in (`flock` on the folder itself: nothing is created),
     /// so that two builds to one output do not remove each other's new files; nil when it cannot be opened.
-    static func lock(besides store: String) -> Int32? {
-        let descriptor = open(URL(fileURLWithPath: store).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+    static func lock(besides store: String) -> FileDescriptor? {
+        guard let descriptor = try? FileDescriptor.open(FilePath(StoreLocations(store).folder), O_RDONLY) else { return nil }
+        while case .failure(.interrupted) = Result(catching: { () throws(Errno) in try descriptor.lock(LOCK_EX) }) {}
         return descriptor
     }
 
-    static func unlock(_ descriptor: Int32) {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+    static func unlock(_ descriptor: FileDescriptor) {
+        try? descriptor.lock(LOCK_UN)
+        descriptor.close()
     }
 
     /// Removes the staging folder and what it holds.

@@ -39,16 +39,9 @@ struct StoreFiles: Equatable {
     var walHasFrames: Bool { (wal?.size ?? 0) > 32 }
 
     static func status(_ path: String) -> Status? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
-        let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
-        #else
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        #endif
-        return Status(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
-                      modified: modified, changed: changed)
+        guard let info = try? FileSystem.status(FilePath(path)) else { return nil }
+        let modified = Int64(info.modified.seconds) * 1_000_000_000 + Int64(info.modified.nanoseconds)
+        let changed = Int64(info.changed.seconds) * 1_000_000_000 + Int64(info.changed.nanoseconds)
+        return Status(device: info.device, inode: info.inode, size: info.size, modified: modified, changed: changed)
     }
 }

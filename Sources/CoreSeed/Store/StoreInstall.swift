@@ -46,22 +46,25 @@ enum StoreInstall {
         let previous = ExternalDataFolder.previousReferences(ofStoreAt: target, timeout: timeout)
         try externalData.place(referenced)
         if keepOwnership { StoreInstall.keepOwnership(of: target, on: temporary) }
-        let descriptor = open(temporary, O_RDONLY)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
-        guard rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw FileError(.cannotWriteOutput, path: target, message: "cannot move \(what) into place: \(reason)")
+        if let descriptor = try? FileDescriptor.open(FilePath(temporary), O_RDONLY) {
+            try? descriptor.sync()
+            descriptor.close()
+        }
+        do {
+            try FileSystem.rename(FilePath(temporary), to: FilePath(target))
+        } catch {
+            throw FileError(.cannotWriteOutput, path: target, message: "cannot move \(what) into place: \(error)")
         }
         placed()
         // Sidecars of an older store at the target would be replayed into the new one: remove them.
-        for sidecar in StoreLocations.Sidecar.allCases { unlink(StoreLocations.sidecar(sidecar, of: target)) }
+        for sidecar in StoreLocations.Sidecar.allCases { FileSystem.remove(FilePath(StoreLocations.sidecar(sidecar, of: target))) }
         externalData.removeUnreferenced(referenced, previous: previous)
         withExtendedLifetime(held) {}
     }
 
     /// Removes the store at `path` and its sidecars.
     static func removeStore(at path: String) {
-        for file in StoreLocations.files(ofStoreAt: path) { unlink(file) }
+        for file in StoreLocations.files(ofStoreAt: path) { FileSystem.remove(FilePath(file)) }
     }
 
     /// Removes the temporary stores and staging folders (`StoreLocations.Scratch`) left beside the
@@ -74,10 +77,9 @@ enum StoreInstall {
 
     /// Gives the new file the permission bits (and, when allowed, the owner) of the store it replaces.
     static func keepOwnership(of target: String, on replacement: String) {
-        var info = stat()
-        guard stat(target, &info) == 0 else { return }
-        chmod(replacement, info.st_mode & 0o7777)
-        if geteuid() == 0 { _ = chown(replacement, info.st_uid, info.st_gid) }
+        guard let info = try? FileSystem.status(FilePath(target)) else { return }
+        FileSystem.setPermissions(FilePath(replacement), info.mode)
+        FileSystem.setOwnerIfRoot(FilePath(replacement), user: info.user, group: info.group)
     }
     /// Refuses to replace a WAL store that another process has open: an app's connection keeps a shared
     /// lock on the store while it is open, so switching the store out of WAL (which needs the only

@@ -44,7 +44,7 @@ struct StoreLocations: Sendable, Equatable {
     static func files(ofStoreAt path: String) -> [String] { [path] + Sidecar.allCases.map { path + $0.rawValue } }
 
     /// This process's scratch name of `kind` beside the file at `path`.
-    static func scratch(_ kind: Scratch, besides path: String, pid: Int32 = getpid()) -> String {
+    static func scratch(_ kind: Scratch, besides path: String, pid: Int32 = FileSystem.processID) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).coreseed-\(pid)\(kind.rawValue)").path
     }
@@ -78,12 +78,12 @@ struct StoreLocations: Sendable, Equatable {
     /// (only the store's and the external files' staging: a `.part` lives in the support folder).
     func staleScratch() -> [(path: String, kind: Scratch)] {
         let prefix = ".\(name).coreseed-", folder = self.folder
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        guard let names = try? FileSystem.names(in: FilePath(folder)) else { return [] }
         return names.compactMap { name in
             guard name.hasPrefix(prefix),
                   let kind = [Scratch.store, .externalFiles].first(where: { name.hasSuffix($0.rawValue) }),
                   let pid = Int32(name.dropFirst(prefix.count).dropLast(kind.rawValue.count)),
-                  pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH else { return nil }
+                  pid != FileSystem.processID && FileSystem.processIsGone(pid) else { return nil }
             return (folder + "/" + name, kind)
         }
     }

@@ -10,7 +10,7 @@ import Foundation
 /// renamed its new store over the path): the lock is then taken again on the file the path names now.
 /// `changedSince` tells whether the path still names the locked file, unchanged.
 public final class StoreLock {
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private let identity: Snapshot
 
     /// What identifies one state of a store's file: device, inode, size, modification time, SQLite's
@@ -22,37 +22,35 @@ public final class StoreLock {
         let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int, wal: Int64
         let changeCounter: [UInt8], walHeader: [UInt8]
 
-        init(_ info: stat, path: String) {
-            var walInfo = stat()
-            wal = stat(StoreLocations.sidecar(.wal, of: path), &walInfo) == 0 ? Int64(walInfo.st_size) : -1
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            seconds = Int(info.st_mtim.tv_sec)
-            nanoseconds = Int(info.st_mtim.tv_nsec)
+        init(_ info: FileStatus, path: String) {
+            wal = (try? FileSystem.status(FilePath(StoreLocations.sidecar(.wal, of: path)))).map { Int64($0.size) } ?? -1
+            device = info.device
+            inode = info.inode
+            size = Int64(info.size)
+            seconds = info.modified.seconds
+            nanoseconds = info.modified.nanoseconds
             changeCounter = Snapshot.bytes(path, at: 24, count: 4)
-            walHeader = wal > 0 ? Snapshot.bytes(path + "-wal", at: 0, count: 32) : []
+            walHeader = wal > 0 ? Snapshot.bytes(StoreLocations.sidecar(.wal, of: path), at: 0, count: 32) : []
         }
 
         /// `count` bytes of the file at `path` from `offset` (fewer when it is shorter, none when unreadable).
-        static func bytes(_ path: String, at offset: off_t, count: Int) -> [UInt8] {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else { return [] }
-            defer { close(descriptor) }
+        static func bytes(_ path: String, at offset: Int, count: Int) -> [UInt8] {
+            guard let descriptor = try? FileDescriptor.open(FilePath(path), O_RDONLY | O_NONBLOCK) else { return [] }
+            defer { descriptor.close() }
             var buffer = [UInt8](repeating: 0, count: count)
-            let read = pread(descriptor, &buffer, count, offset)
-            return read > 0 ? Array(buffer.prefix(read)) : []
+            guard let read = try? descriptor.read(into: &buffer, count: count, at: offset), read > 0 else { return [] }
+            return Array(buffer.prefix(read))
         }
     }
 
-    private init(descriptor: Int32, identity: Snapshot) {
+    private init(descriptor: FileDescriptor, identity: Snapshot) {
         self.descriptor = descriptor
         self.identity = identity
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        try? descriptor.lock(LOCK_UN)
+        descriptor.close()
     }
 
     /// Locks the store at `path`, waiting up to `timeout` for another coreseed run that holds it; nil
@@ -60,44 +58,43 @@ public final class StoreLock {
     public static func acquire(_ path: String, timeout: Duration) throws(FileError) -> StoreLock? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else {
-                if errno == ENOENT { return nil }
-                throw FileError(.cannotWriteOutput, path: path, message: "cannot open the store to lock it: \(String(cString: strerror(errno)))")
+            let descriptor: FileDescriptor
+            do {
+                descriptor = try FileDescriptor.open(FilePath(path), O_RDONLY | O_NONBLOCK)
+            } catch {
+                if error == .noSuchFileOrDirectory { return nil }
+                throw FileError(.cannotWriteOutput, path: path, message: "cannot open the store to lock it: \(error)")
             }
-            var granted = false
-            while !granted {
-                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { granted = true; break }
-                guard errno == EWOULDBLOCK || errno == EINTR else { break }
+            var failure: Errno?
+            while true {
+                do { try descriptor.lock(LOCK_EX | LOCK_NB); failure = nil; break } catch { failure = error }
+                guard failure == .wouldBlock || failure == .interrupted else { break }
                 if ContinuousClock.now >= deadline {
-                    close(descriptor)
+                    descriptor.close()
                     throw FileError(.cannotWriteOutput, path: path,
                                     message: "store in use by another coreseed run (a build --into or backup is replacing it): nothing was changed; run again when it has finished, or give a longer --timeout")
                 }
-                usleep(20_000)
+                Thread.sleep(forTimeInterval: 0.02)
             }
-            guard granted else {
-                close(descriptor)
-                throw FileError(.cannotWriteOutput, path: path, message: "cannot lock the store: \(String(cString: strerror(errno)))")
+            if let failure {
+                descriptor.close()
+                throw FileError(.cannotWriteOutput, path: path, message: "cannot lock the store: \(failure)")
             }
-            var held = stat(), named = stat()
-            if fstat(descriptor, &held) == 0, stat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
+            if let held = try? descriptor.status(), let named = try? FileSystem.status(FilePath(path)), held.isSameFile(as: named) {
                 return StoreLock(descriptor: descriptor, identity: Snapshot(held, path: path))
             }
             // The holder replaced the file before letting go: lock the one the path names now.
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
+            try? descriptor.lock(LOCK_UN)
+            descriptor.close()
         }
     }
 
     /// Refuses to go on when the file at `path` is no longer the one locked, or was written since (an
     /// app or a tool other than coreseed changed the store while this run worked on its copy).
     public func refuseIfChanged(_ path: String) throws(FileError) {
-        var now = stat()
-        guard stat(path, &now) == 0, Snapshot(now, path: path) == identity else {
+        guard let now = try? FileSystem.status(FilePath(path)), Snapshot(now, path: path) == identity else {
             // A -wal beside a WAL store means a connection has it open: most likely an app writing.
-            var wal = stat()
-            let open = stat(path + "-wal", &wal) == 0
+            let open = (try? FileSystem.status(FilePath(StoreLocations.sidecar(.wal, of: path)))) != nil
             throw FileError(.cannotWriteOutput, path: path,
                             message: open ? "store in use by another process (an app wrote it while this run was working on it; its -wal says it has it open): nothing was changed; close the app, then update the store"
                                           : "the store changed while this run was working on it (another process wrote or replaced it): nothing was changed; run again")

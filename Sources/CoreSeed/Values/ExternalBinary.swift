@@ -51,13 +51,12 @@ public enum ExternalBinary {
         case .inline(let bytes): return .blob(Array(bytes))
         case .reference(let uuid):
             let path = directory + "/" + uuid
-            var info = stat()
-            guard lstat(path, &info) == 0 else {
+            guard (try? FileSystem.linkStatus(FilePath(path))) != nil else {
                 throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute) refers to this external file, which is missing")
             }
             // Never through a symlink, never a FIFO or device: a regular file, read to its size.
             let (descriptor, size) = try ExternalDataFolder.openEntry(path)
-            defer { close(descriptor) }
+            defer { descriptor.close() }
             // A size from the file system is not trusted with an allocation: a sparse file can claim exabytes.
             guard size <= ExternalBinary.largestValue else {
                 throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute): the external file has \(size) bytes, more than one value can hold (\(ExternalBinary.largestValue), SQLite's limit)")
@@ -66,9 +65,12 @@ public enum ExternalBinary {
             var offset = 0
             while offset < size {
                 // SAFETY: `offset < size == bytes.count`; the read stays inside the buffer.
-                let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, size - offset, off_t(offset)) }
-                guard count > 0 else {
-                    throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute): cannot read the external file: \(count == 0 ? "it shrank while read" : String(cString: strerror(errno)))")
+                let count = bytes.withUnsafeMutableBytes { all in
+                    Result { () throws(Errno) in try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: all[offset...]), at: offset) }
+                }
+                guard case .success(let count) = count, count > 0 else {
+                    let reason = if case .failure(let error) = count { error.description } else { "it shrank while read" }
+                    throw FileError(.unreadableInput, path: path, message: "\(row): \(attribute): cannot read the external file: \(reason)")
                 }
                 offset += count
             }

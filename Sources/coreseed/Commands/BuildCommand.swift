@@ -113,7 +113,7 @@ enum BuildCommand: Command {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard descriptor >= 0 else {
             throw FileError(.cannotWriteOutput, path: path,
-                            message: "cannot write the report: \(String(cString: strerror(errno))); nothing was built")
+                            message: "cannot write the report: \(Errno.current.description); nothing was built")
         }
         close(descriptor)
         if !existed { unlink(path) }

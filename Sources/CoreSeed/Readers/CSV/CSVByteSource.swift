@@ -33,7 +33,7 @@ final class CSVByteSource {
             let code = errno
             let location = SourceLocation(file: path)
             if code == ENOENT || code == ENOTDIR { throw ReaderError(.fileNotFound, at: location) }
-            throw ReaderError(.cannotOpen(String(cString: strerror(code))), at: location)
+            throw ReaderError(.cannotOpen(Errno(rawValue: code).description), at: location)
         }
         descriptor = fd
         rawCapacity = max(chunkSize, 16)
@@ -71,7 +71,7 @@ final class CSVByteSource {
             let count = read(descriptor, raw + rawEnd, rawCapacity - rawEnd)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .reason(.cannotRead(String(cString: strerror(errno))))
+                throw .reason(.cannotRead(Errno.current.description))
             }
             if count == 0 { rawEOF = true }
             rawEnd += count

@@ -46,7 +46,7 @@ final class JSONScanner {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            throw ReaderError(code == ENOENT ? .fileNotFound : .cannotOpen(String(cString: strerror(code))), at: SourceLocation(file: file))
+            throw ReaderError(code == ENOENT ? .fileNotFound : .cannotOpen(Errno(rawValue: code).description), at: SourceLocation(file: file))
         }
         // A small file gets a small buffer (no megabyte to clear for a few bytes).
         var info = stat()
@@ -105,7 +105,7 @@ final class JSONScanner {
             // SAFETY: read(2) fills the buffer inside the closure; the buffer is never empty (its size is fixed at init).
             let read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
             if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw ReaderError(.cannotRead(String(cString: strerror(errno))), at: location()) }
+            guard read >= 0 else { throw ReaderError(.cannotRead(Errno.current.description), at: location()) }
             count = read
             if read == 0 { atEnd = true }
             return read > 0

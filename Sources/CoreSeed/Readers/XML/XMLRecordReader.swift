@@ -88,7 +88,7 @@ public final class XMLRecordReader: RecordReader {
         fieldNames = fields.map(\.name)
 
         if access(path, R_OK) != 0 {
-            throw ReaderError(errno == ENOENT || errno == ENOTDIR ? .fileNotFound : .cannotOpen(String(cString: strerror(errno))), at: fileLocation)
+            throw ReaderError(errno == ENOENT || errno == ENOTDIR ? .fileNotFound : .cannotOpen(Errno.current.description), at: fileLocation)
         }
         guard let input = xmlParserInputBufferCreateFilename(path, XML_CHAR_ENCODING_NONE) else {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)

@@ -1,0 +1,60 @@
+import Foundation
+
+/// An open file (a C file descriptor as a named type): every read, write, sync, status and lock of an
+/// open file goes through here. A value, not an owner: `close()` ends it.
+struct FileDescriptor: Sendable, Equatable {
+    /// The C descriptor.
+    let rawValue: Int32
+
+    /// `open(2)` with `flags` (`O_CLOEXEC` always added) and, when creating, `permissions`.
+    static func open(_ path: FilePath, _ flags: Int32, permissions: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+        let descriptor = Foundation.open(path.string, flags | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { throw Errno.current }
+        return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// `close(2)`.
+    func close() { _ = Foundation.close(rawValue) }
+
+    /// `read(2)` into `buffer`: the number of bytes read (0 at the end), retried on `EINTR`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try Errno.retryingInterrupts { Foundation.read(rawValue, buffer.baseAddress, buffer.count) }.get()
+    }
+
+    /// `pread(2)` of up to `count` bytes at `offset` into `buffer`: the number read (0 at the end).
+    func read(into buffer: inout [UInt8], count: Int, at offset: Int) throws(Errno) -> Int {
+        precondition(count <= buffer.count)
+        // SAFETY: `count <= buffer.count`, and the pointer is used only inside the closure.
+        return try buffer.withUnsafeMutableBytes { bytes in
+            Errno.retryingInterrupts { Foundation.pread(rawValue, bytes.baseAddress, count, off_t(offset)) }
+        }.get()
+    }
+
+    /// `pread(2)` into `buffer` (all of it) from the file's `offset`: the number read (0 at the end).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+        try Errno.retryingInterrupts { Foundation.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }.get()
+    }
+
+    /// `pwrite(2)` of `bytes` at `offset`: the number written.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+        try Errno.retryingInterrupts { Foundation.pwrite(rawValue, bytes.baseAddress, bytes.count, off_t(offset)) }.get()
+    }
+
+    /// `fsync(2)`: the file's bytes reach the disk.
+    func sync() throws(Errno) {
+        guard Foundation.fsync(rawValue) == 0 else { throw Errno.current }
+    }
+
+    /// `fstat(2)`.
+    func status() throws(Errno) -> FileStatus {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw Errno.current }
+        return FileStatus(info)
+    }
+
+    /// `flock(2)`: `LOCK_EX`, `LOCK_SH` or `LOCK_UN`, with `LOCK_NB` not to wait; `EINTR` is not retried
+    /// (a caller that waits asleep between tries sees it as "not yet").
+    func lock(_ operation: Int32) throws(Errno) {
+        guard flock(rawValue, operation) == 0 else { throw Errno.current }
+    }
+}
