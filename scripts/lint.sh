@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lint: warnings are errors, no file over 800 lines, only SQLite/ imports CSQLite, only the XML reader
+# Lint: warnings are errors, no file over 800 lines, file-system calls only in FileSystem/, only SQLite/ imports CSQLite, only the XML reader
 # imports CLibXML2, only Crypto/ imports the crypto library (CCrypto, CommonCrypto), every unsafe
 # construct has its SAFETY: comment (scripts/unsafe-comments.py), Core Data's SQL is built in
 # Sources/CoreSeed/Layout/SQL only (scripts/coredata-sql.py, which first proves itself on planted
@@ -15,6 +15,19 @@ if grep -rl 'import CSQLite' Sources | grep -v '^Sources/CoreSeed/SQLite/'; then
 if grep -rl 'import CLibXML2' Sources | grep -v '^Sources/CoreSeed/Readers/XML/'; then echo "only Sources/CoreSeed/Readers/XML may import CLibXML2"; status=1; fi
 if grep -rlE 'import (CCrypto|CommonCrypto)' Sources | grep -v '^Sources/CoreSeed/Crypto/'; then echo "only Sources/CoreSeed/Crypto may import CCrypto or CommonCrypto"; status=1; fi
 if grep -rn 'try!' Sources; then echo "no try! in Sources"; status=1; fi
+# File system calls go through Sources/CoreSeed/FileSystem (Errno, FilePath, FileDescriptor, FileSystem):
+# these C calls may not appear anywhere else in Sources. Exceptions, each with its reason:
+#   Store/InterruptCleanup.swift: the SIGINT/SIGTERM handler calls unlink/rmdir, which must stay
+#     async-signal-safe (no Swift allocation, no Errno);
+#   Export/ExportFolder.swift, coreseed/Commands/BuildCommand.swift, coreseed/Terminal.swift: not yet
+#     moved onto the layer (issue 25 item 4, left for the next step; the CLI cannot reach the
+#     library's internal layer until it is made public).
+posix='(^|[^.A-Za-z_])(open|openat|close|fstat|stat|lstat|read|pread|write|pwrite|fsync|rename|unlink|mkdir|rmdir|opendir|readdir|closedir|flock|fcntl|chmod|chown|kill|link|symlink|readlink|access|getpid|geteuid|usleep|strerror|coreseed_rename_exchange)\('
+if grep -rnE "$posix" Sources --include='*.swift' \
+   | grep -vE '^Sources/CoreSeed/FileSystem/|^Sources/CoreSeed/Store/InterruptCleanup\.swift:|^Sources/CoreSeed/Export/ExportFolder\.swift:|^Sources/coreseed/Commands/BuildCommand\.swift:|^Sources/coreseed/Terminal\.swift:' \
+   | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//|func [a-z]+\(|try write\(|try read\(|mutating func link'; then
+  echo "a C file-system call outside Sources/CoreSeed/FileSystem: go through FileSystem/FileDescriptor (scripts/lint.sh lists the calls)"; status=1
+fi
 python3 scripts/unsafe-comments.py Sources || { echo "an unsafe construct has no SAFETY: comment (scripts/unsafe-comments.py)"; status=1; }
 # Core Data's SQL has one home: the rule must refuse its planted lines before its pass over Sources counts.
 python3 scripts/coredata-sql.py --self-test || { echo "the Core Data SQL rule does not refuse its planted lines (scripts/coredata-sql.py --self-test)"; status=1; }

@@ -36,9 +36,8 @@ public struct FileError: Error, Sendable, Equatable, Diagnosable {
     /// "a pipe (FIFO)", "a device", "a socket", "a folder", "of an unknown type"; nil otherwise (a
     /// missing path too: its reader says so in its own words). `stat(2)`, so a link is followed.
     public static func irregularKind(_ path: String, folderAllowed: Bool = false) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let type = info.st_mode & S_IFMT
+        guard let info = try? FileSystem.status(FilePath(path)) else { return nil }
+        let type = info.mode & S_IFMT
         if type == S_IFREG || (folderAllowed && type == S_IFDIR) { return nil }
         switch type {
         case S_IFIFO: return "a pipe (FIFO)"

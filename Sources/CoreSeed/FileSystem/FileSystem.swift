@@ -19,6 +19,11 @@ enum FileSystem {
         return FileStatus(info)
     }
 
+    /// `access(2)` with `R_OK`: whether this process may read `path`.
+    static func checkReadable(_ path: FilePath) throws(Errno) {
+        guard access(path.string, R_OK) == 0 else { throw Errno.current }
+    }
+
     /// `rename(2)`: `from` takes `to`'s name in one step (same file system).
     static func rename(_ from: FilePath, to: FilePath) throws(Errno) {
         guard Foundation.rename(from.string, to.string) == 0 else { throw Errno.current }

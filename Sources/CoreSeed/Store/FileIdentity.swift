@@ -5,9 +5,8 @@ import Foundation
 /// resolved. Used to refuse an output that would overwrite one of the build's inputs.
 enum FileIdentity {
     static func sameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat(), second = stat()
-        if stat(a, &first) == 0, stat(b, &second) == 0 {
-            return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        if let first = try? FileSystem.status(FilePath(a)), let second = try? FileSystem.status(FilePath(b)) {
+            return first.isSameFile(as: second)
         }
         return canonical(a) == canonical(b)
     }

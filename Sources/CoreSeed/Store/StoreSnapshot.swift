@@ -227,7 +227,7 @@ public final class StoreSnapshot {
             guard clock.now < giveUp else {
                 throw FileError(.unreadableInput, path: path, message: "store in use by another process: its files kept changing while they were copied for \(SQLiteDatabase.seconds(timeout)) s; try again when it is free, or wait longer with --timeout SECONDS")
             }
-            usleep(50_000)
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 

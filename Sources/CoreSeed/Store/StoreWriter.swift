@@ -107,8 +107,7 @@ public final class StoreWriter {
     static func throughSymlinks(_ path: String) -> String {
         var current = path
         for _ in 0..<32 {
-            var info = stat()
-            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+            guard let info = try? FileSystem.linkStatus(FilePath(current)), info.isSymbolicLink,
                   let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
             current = destination.hasPrefix("/") ? destination
                 : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path

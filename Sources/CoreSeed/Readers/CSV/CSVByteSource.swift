@@ -15,7 +15,7 @@ final class CSVByteSource {
     /// A transcoding or I/O failure, raised after the valid bytes before it were handed out.
     enum Failure: Error { case reason(ReaderError.Reason) }
 
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     // SAFETY: allocated in init, freed in deinit, never handed out: the source owns it for its life.
     private var raw: UnsafeMutablePointer<UInt8>
     private let rawCapacity: Int
@@ -28,14 +28,13 @@ final class CSVByteSource {
 
     /// Opens `path` (`open(2)`), reads the first chunk and honours a byte-order mark.
     init(path: String, encoding declared: CSVEncoding, chunkSize: Int = 1 << 20) throws(ReaderError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), O_RDONLY)
+        } catch {
             let location = SourceLocation(file: path)
-            if code == ENOENT || code == ENOTDIR { throw ReaderError(.fileNotFound, at: location) }
-            throw ReaderError(.cannotOpen(Errno(rawValue: code).description), at: location)
+            if error == .noSuchFileOrDirectory || error == .notDirectory { throw ReaderError(.fileNotFound, at: location) }
+            throw ReaderError(.cannotOpen(error.description), at: location)
         }
-        descriptor = fd
         rawCapacity = max(chunkSize, 16)
         raw = .allocate(capacity: rawCapacity)
         encoding = declared
@@ -55,7 +54,7 @@ final class CSVByteSource {
     }
 
     deinit {
-        close(descriptor)
+        descriptor.close()
         raw.deallocate()
     }
 
@@ -68,10 +67,11 @@ final class CSVByteSource {
             rawEnd = leftover
         }
         while rawEnd < rawCapacity {
-            let count = read(descriptor, raw + rawEnd, rawCapacity - rawEnd)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .reason(.cannotRead(Errno.current.description))
+            let count: Int
+            do {
+                count = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: raw + rawEnd, count: rawCapacity - rawEnd))
+            } catch {
+                throw .reason(.cannotRead(error.description))
             }
             if count == 0 { rawEOF = true }
             rawEnd += count

@@ -137,10 +137,9 @@ final class KeyCache: @unchecked Sendable {
     private var entries: [Identity: [String]] = [:]
 
     static func identity(_ path: String, records: String?) -> Identity? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                        seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec), records: records)
+        guard let info = try? FileSystem.status(FilePath(path)) else { return nil }
+        return Identity(device: info.device, inode: info.inode, size: Int64(info.size),
+                        seconds: Int64(info.modified.seconds), nanoseconds: Int64(info.modified.nanoseconds), records: records)
     }
 
     func names(for identity: Identity) -> [String]? {

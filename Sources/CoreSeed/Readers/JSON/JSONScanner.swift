@@ -31,7 +31,7 @@ final class JSONScanner {
     static let depthLimit = 256
 
     let file: String
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     // SAFETY: the reader's thread only, and no access overlaps another: the buffer's closures touch locals and never refill.
     @exclusivity(unchecked) private var buffer: [UInt8]
     @exclusivity(unchecked) private var count = 0
@@ -43,18 +43,17 @@ final class JSONScanner {
 
     init(path: String, file: String) throws(ReaderError) {
         self.file = file
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw ReaderError(code == ENOENT ? .fileNotFound : .cannotOpen(Errno(rawValue: code).description), at: SourceLocation(file: file))
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), O_RDONLY)
+        } catch {
+            throw ReaderError(error == .noSuchFileOrDirectory ? .fileNotFound : .cannotOpen(error.description), at: SourceLocation(file: file))
         }
         // A small file gets a small buffer (no megabyte to clear for a few bytes).
-        var info = stat()
-        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : Self.chunkSize
+        let size = (try? descriptor.status().size) ?? Self.chunkSize
         buffer = [UInt8](repeating: 0, count: min(Self.chunkSize, max(4096, size + 1)))
     }
 
-    deinit { close(descriptor) }
+    deinit { descriptor.close() }
 
     /// 1-based byte column of the cursor.
     var column: Int { consumed + index - lineStart + 1 }
@@ -103,9 +102,11 @@ final class JSONScanner {
         count = 0
         while true {
             // SAFETY: read(2) fills the buffer inside the closure; the buffer is never empty (its size is fixed at init).
-            let read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw ReaderError(.cannotRead(Errno.current.description), at: location()) }
+            let result = buffer.withUnsafeMutableBytes { bytes in Result { () throws(Errno) in try descriptor.read(into: bytes) } }
+            guard case .success(let read) = result else {
+                if case .failure(let error) = result { throw ReaderError(.cannotRead(error.description), at: location()) }
+                continue
+            }
             count = read
             if read == 0 { atEnd = true }
             return read > 0

@@ -87,8 +87,10 @@ public final class XMLRecordReader: RecordReader {
         }
         fieldNames = fields.map(\.name)
 
-        if access(path, R_OK) != 0 {
-            throw ReaderError(errno == ENOENT || errno == ENOTDIR ? .fileNotFound : .cannotOpen(Errno.current.description), at: fileLocation)
+        do {
+            try FileSystem.checkReadable(FilePath(path))
+        } catch {
+            throw ReaderError(error == .noSuchFileOrDirectory || error == .notDirectory ? .fileNotFound : .cannotOpen(error.description), at: fileLocation)
         }
         guard let input = xmlParserInputBufferCreateFilename(path, XML_CHAR_ENCODING_NONE) else {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
