@@ -18,8 +18,8 @@ if [ -z "${FUZZ_TYPECHECK:-}" ]; then
 fi
 common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift Sources/CoreSeed/Readers/JSON/*.swift
         Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift Sources/CoreSeed/Concurrency/BatchHandoff.swift
-        Fuzz/FuzzFile.swift)
-includes=(-I Sources/CSQLite -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
+        Sources/CoreSeed/FileSystem/*.swift Sources/CoreSeed/Store/StoreLocations.swift Fuzz/FuzzFile.swift)
+includes=(-I Sources/CSQLite -I Sources/CSystem -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${includes[@]}")
 # The spec and model targets need other stages than the readers.
 spec_sources=(Sources/CoreSeed/Spec/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
@@ -28,7 +28,8 @@ model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift So
                Sources/CoreSeed/KeyedArchive/*.swift Sources/CoreSeed/PropertyList/*.swift Sources/CoreSeed/Store/StoreMetadata.swift
                Sources/CoreSeed/Diagnostics/FileError.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift
                Sources/CoreSeed/Diagnostics/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift
-               -I Sources/CCrypto -I Sources/CZlib -I Sources/CSQLite)
+               Sources/CoreSeed/FileSystem/*.swift
+               -I Sources/CCrypto -I Sources/CZlib -I Sources/CSQLite -I Sources/CSystem)
 plist_sources=("${model_sources[@]}")
 targets=("${@:-csv xml sqlite json spec model plist}")
 for name in ${targets[@]}; do

@@ -16,6 +16,7 @@ struct FileDescriptor: Sendable, Equatable {
     /// `close(2)`.
     func close() { _ = Foundation.close(rawValue) }
 
+    // SAFETY: the caller's buffer outlives the call; read(2) writes at most `buffer.count` bytes.
     /// `read(2)` into `buffer`: the number of bytes read (0 at the end), retried on `EINTR`.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try Errno.retryingInterrupts { Foundation.read(rawValue, buffer.baseAddress, buffer.count) }.get()
@@ -30,11 +31,13 @@ struct FileDescriptor: Sendable, Equatable {
         }.get()
     }
 
+    // SAFETY: the caller's buffer outlives the call; pread(2) writes at most `buffer.count` bytes.
     /// `pread(2)` into `buffer` (all of it) from the file's `offset`: the number read (0 at the end).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
         try Errno.retryingInterrupts { Foundation.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }.get()
     }
 
+    // SAFETY: the caller's bytes outlive the call; pwrite(2) only reads `bytes.count` of them.
     /// `pwrite(2)` of `bytes` at `offset`: the number written.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(Errno) -> Int {
         try Errno.retryingInterrupts { Foundation.pwrite(rawValue, bytes.baseAddress, bytes.count, off_t(offset)) }.get()

@@ -66,8 +66,8 @@ enum FileSystem {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
+            // SAFETY: d_name is NUL-terminated within its fixed-size array, read before the next readdir.
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                // SAFETY: d_name is NUL-terminated within its fixed-size array.
                 String(cString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
             if name != "." && name != ".." { names.append(name) }

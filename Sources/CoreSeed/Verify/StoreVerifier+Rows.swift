@@ -152,8 +152,9 @@ extension StoreVerifier {
                         // A store being written (no path): its files are staged beside it, placed with it.
                         guard let directory else { continue }
                         if !hasFolder { unfiled += 1; continue }
-                        var info = stat()
-                        if lstat(directory + "/" + uuid, &info) != 0 { missing.append(key) } else if info.st_mode & S_IFMT != S_IFREG { irregular.append(key) }
+                        if let info = try? FileSystem.linkStatus(FilePath(directory).appending(uuid)) {
+                            if !info.isRegularFile { irregular.append(key) }
+                        } else { missing.append(key) }
                     }
                 }
                 let rows = { (keys: [Int64]) in keys.prefix(5).map(String.init).joined(separator: ", ") + (keys.count > 5 ? ", …" : "") }

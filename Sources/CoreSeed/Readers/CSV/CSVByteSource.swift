@@ -68,6 +68,7 @@ final class CSVByteSource {
         }
         while rawEnd < rawCapacity {
             let count: Int
+            // SAFETY: `raw` holds `rawCapacity` bytes owned by this source; the read fills the free tail.
             do {
                 count = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: raw + rawEnd, count: rawCapacity - rawEnd))
             } catch {
