@@ -23,8 +23,11 @@ includes=(-I Sources/CSQLite -I Sources/CSystem -I Sources/CLibXML2 $(pkg-config
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${includes[@]}")
 # The spec and model targets need other stages than the readers.
 spec_sources=(Sources/CoreSeed/Spec/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)
-# Model/ reads every model input, the compiled ones too: it needs the archive and plist rooms.
-model_sources=(Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Layout/SQL/*.swift Sources/CoreSeed/Crypto/*.swift
+# Model/ reads every model input, the compiled ones too: it needs the archive and plist rooms, and
+# the libxml2 element parser of Readers/XML (with the include flags above).
+xml_wrapper=(Sources/CoreSeed/Readers/XML/XMLSAXClient.swift Sources/CoreSeed/Readers/XML/XMLElementParser.swift
+             Sources/CoreSeed/Readers/XML/XMLStartTag.swift Sources/CoreSeed/Readers/XML/XMLByteBuffer.swift)
+model_sources=("${xml_wrapper[@]}" Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Layout/SQL/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/KeyedArchive/*.swift Sources/CoreSeed/PropertyList/*.swift Sources/CoreSeed/Store/StoreMetadata.swift
                Sources/CoreSeed/Diagnostics/FileError.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift
                Sources/CoreSeed/Diagnostics/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift
@@ -40,9 +43,7 @@ for name in ${targets[@]}; do
     sqlite) dir=SQLite; sources=("${common[@]}") ;;
     json) dir=JSON; sources=("${common[@]}") ;;
     spec) dir=Spec; sources=("${spec_sources[@]}") ;;
-    # FoundationXML leaks a CFString for every XML error it reports (_CFErrorCreateFromXMLInterface):
-    # not ours, so leak detection is off for the model reader.
-    model) dir=Model; sources=("${model_sources[@]}"); extra=(-detect_leaks=0); env+=(ASAN_OPTIONS=detect_leaks=0) ;;
+    model) dir=Model; sources=("${model_sources[@]}") ;;
     plist) dir=Plist; sources=("${plist_sources[@]}") ;;
     *) echo "unknown target $name"; exit 64 ;;
   esac

@@ -14,12 +14,10 @@ import Darwin
 /// record asked for, and is stopped and waited for on `deinit`.
 ///
 /// libxml2's SAX2 parser reads every document, through its public API only, and judges and
-/// words every error. Safe by construction: the network is off (`XML_PARSE_NONET`), entities are
-/// not substituted and no DTD is loaded or validated (so an external DTD named in `DOCTYPE` is
-/// neither read nor needed), no recovery from malformed input, no `XML_PARSE_HUGE`. A document
-/// whose DOCTYPE declares entities is refused outright, the parser stopped at the first
-/// declaration, so neither "billion laughs" expansion nor an external entity
-/// (`SYSTEM "file:///etc/passwd"`) can be read through it. Nesting is limited to `maximumDepth`
+/// words every error. Safe by construction, with the settings every XML input is read with
+/// (``XMLSAXClient``): no network, no entity substituted, no DTD loaded, no recovery, no
+/// `XML_PARSE_HUGE`; a document whose DOCTYPE declares entities is refused outright, the parser
+/// stopped at the first declaration. Nesting is limited to `maximumDepth`
 /// levels, at most 256 (libxml2's own limit without `XML_PARSE_HUGE`).
 ///
 /// Values: a field that matches once is a scalar `.text`, several times a `.list` in document
@@ -102,7 +100,7 @@ public final class XMLRecordReader: RecordReader {
                                                  XML_CHAR_ENCODING_NONE) else {
             throw ReaderError(.cannotOpen("libxml2 could not open it"), at: fileLocation)
         }
-        xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue))
+        xmlCtxtUseOptions(parser, XMLSAXClient.parserOptions)
         let plan = XMLRecordPlan(recordPath: Array(parts.dropFirst()), fields: compiled, dictionary: parser.pointee.dict)
         let handoff = self.handoff
         let scanner = XMLRecordScanner(parser: parser, plan: plan, picks: picks, file: path, depthLimit: min(maximumDepth, 256),
@@ -159,11 +157,7 @@ public final class XMLRecordReader: RecordReader {
         }
 
         deinit {
-            if let parser {
-                // The document holds only the DTD, if any; the parser does not free it.
-                if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
-                xmlFreeParserCtxt(parser)
-            }
+            if let parser { XMLSAXClient.free(parser) }
             xmlFreeParserInputBuffer(input)
         }
 

@@ -1,25 +1,15 @@
 import CLibXML2
 
 extension XMLRecordScanner {
-    /// The SAX2 callbacks of a record scanner; libxml2 copies the table into each parser, whose
-    /// `_private` holds the scanner (unretained: the reader owns both).
-    ///
-    /// The document type goes to libxml2's own SAX2 handlers, which build only the DTD (no nodes),
-    /// so that errors in its declarations are reported. Entity declarations are refused, never
-    /// recorded, and no external subset or entity is resolved (no `externalSubset`, `resolveEntity`
-    /// or `reference` handler). Comments and processing instructions are skipped, and do not end a
-    /// run of text; comments still have a handler, for libxml2 then quotes a malformed one in its
-    /// message ("Double hyphen within comment: <!-- a").
+    /// The SAX2 callbacks of a record scanner: the safe handler (``XMLSAXClient/safeHandler``: the
+    /// document type built by libxml2 alone, entity declarations refused, nothing external
+    /// resolved) and the scanner's element and text events. libxml2 copies the table into each
+    /// parser, whose `_private` holds the scanner (unretained: the reader owns both). Comments and
+    /// processing instructions are skipped, and do not end a run of text; comments still have a
+    /// handler, for libxml2 then quotes a malformed one in its message ("Double hyphen within
+    /// comment: <!-- a").
     static var handler: xmlSAXHandler {
-        var sax = xmlSAXHandler()
-        sax.initialized = coreseed_xml_sax2_magic
-        sax.startDocument = xmlSAX2StartDocument
-        sax.internalSubset = xmlSAX2InternalSubset
-        sax.elementDecl = xmlSAX2ElementDecl
-        sax.attributeDecl = xmlSAX2AttributeDecl
-        sax.notationDecl = xmlSAX2NotationDecl
-        sax.entityDecl = { context, _, _, _, _, _ in withScanner(context) { $0.entityDeclared() } }
-        sax.unparsedEntityDecl = { context, _, _, _, _ in withScanner(context) { $0.entityDeclared() } }
+        var sax = safeHandler
         sax.startElementNs = { context, local, prefix, _, namespaceCount, namespaces, attributeCount, defaulted, attributes in
             let tag = XMLStartTag(namespaces: namespaces, namespaceCount: Int(namespaceCount),
                                   attributes: attributes, attributeCount: Int(attributeCount - defaulted))
@@ -37,9 +27,6 @@ extension XMLRecordScanner {
             if let bytes, count > 0 { withScanner(context) { $0.cdata(bytes, count: Int(count)) } }
         }
         sax.comment = { _, _ in }
-        sax.serror = { context, error in
-            if let error { withScanner(context) { $0.libxml2Error(error.pointee) } }
-        }
         return sax
     }
 

@@ -17,7 +17,7 @@ import CLibXML2
 /// from that parser's callbacks, one at a time, so the per-access exclusivity checks (a third of
 /// the scanner's cost when measured) are turned off for it. The state touched per event is plain
 /// memory (no Swift arrays), so that an event retains and releases nothing.
-final class XMLRecordScanner {
+final class XMLRecordScanner: XMLSAXClient {
     private let parser: xmlParserCtxtPtr
     private let plan: XMLRecordPlan
     private let file: String
@@ -116,6 +116,7 @@ final class XMLRecordScanner {
         levelCounts.initialize(repeating: 0, count: pathCount)
         levelValues = .allocate(capacity: max(fieldCount, 1))
         levelValues.initialize(repeating: nil, count: fieldCount)
+        super.init()
     }
 
     deinit {
@@ -139,7 +140,7 @@ final class XMLRecordScanner {
     // MARK: Failures
 
     /// Records the first error-level problem libxml2 reports.
-    func libxml2Error(_ error: xmlError) {
+    override func libxml2Error(_ error: xmlError) {
         guard !failed, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = error.message.map { String(cString: $0) } ?? "unknown error"
         while message.last?.isWhitespace == true { message.removeLast() }
@@ -147,7 +148,7 @@ final class XMLRecordScanner {
     }
 
     /// Refuses the document once its DOCTYPE declares an entity, whatever happened before.
-    func entityDeclared() {
+    override func entityDeclared() {
         failure = ReaderError(.xmlEntitiesDeclared, at: SourceLocation(file: file))
         xmlStopParser(parser)
     }

@@ -18,54 +18,34 @@ struct XMLStartTag {
     let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     let attributeCount: Int
 
-    /// The value of the attribute (or namespace declaration) `name`, or nil when absent.
-    func value(of name: XMLAttributeName) -> String? {
+    /// Every attribute by its qualified name (`prefix:local`, or `local` without a prefix), its
+    /// value decoded as ``value(of:)`` decodes it; namespace declarations are not attributes here.
+    func attributeValues() -> [String: String] {
+        guard let attributes, attributeCount > 0 else { return [:] }
+        var values: [String: String] = [:]
         var buffer = XMLByteBuffer(capacity: 64)
-        return appendValue(of: name, to: &buffer) ? buffer.string(from: 0) : nil
-    }
-
-    /// Appends the value of the attribute (or namespace declaration) `name` to `buffer`; false when absent.
-    func appendValue(of name: XMLAttributeName, to buffer: inout XMLByteBuffer) -> Bool {
-        switch name {
-        case .attribute(let name):
-            guard let attributes else { return false }
-            for index in 0..<attributeCount {
-                let entry = attributes + 5 * index
-                guard name.matches(entry[0], entry[1]) else { continue }
-                // SAFETY: a view of the attribute value, copied into `buffer` during the callback.
-                if let start = entry[3], let end = entry[4] { Self.appendAttributeValue(UnsafeBufferPointer(start: start, count: end - start), to: &buffer) }
-                return true
-            }
-        case .namespace(let prefix):
-            guard let namespaces else { return false }
-            for index in 0..<namespaceCount where namespaces[2 * index] == prefix {
-                if let uri = namespaces[2 * index + 1] { buffer.append(uri, count: Int(strlen(uri))) }
-                return true
-            }
-        }
-        return false
-    }
-
-    /// What the tag's `xml:space` attribute (`name`) says: true for `preserve`, false for
-    /// `default`, nil when the tag has none (or another value, which libxml2 warns about).
-    func preservesSpace(_ name: XMLInternedName) -> Bool? {
-        guard let attributes else { return nil }
         for index in 0..<attributeCount {
             let entry = attributes + 5 * index
-            guard name.matches(entry[0], entry[1]), let start = entry[3], let end = entry[4] else { continue }
-            // SAFETY: a view of the attribute value, compared during the callback only.
-            let value = UnsafeBufferPointer(start: start, count: end - start)
-            if value.elementsEqual("preserve".utf8) { return true }
-            if value.elementsEqual("default".utf8) { return false }
-            return nil
+            guard let local = entry[0] else { continue }
+            buffer.count = 0
+            if let prefix = entry[1] {
+                buffer.append(prefix, count: Int(strlen(prefix)))
+                buffer.append(":")
+            }
+            buffer.append(local, count: Int(strlen(local)))
+            let name = buffer.string(from: 0)
+            buffer.count = 0
+            // SAFETY: a view of the attribute value, copied into `buffer` during the callback.
+            if let start = entry[3], let end = entry[4] { Self.appendAttributeValue(UnsafeBufferPointer(start: start, count: end - start), to: &buffer) }
+            values[name] = buffer.string(from: 0)
         }
-        return nil
+        return values
     }
 
     /// Without entity substitution libxml2 hands an attribute value over with each `&` (from
     /// `&amp;` or `&#38;`) written as `&#38;`, for the tree builder to decode; so does this.
     /// SAFETY: copies `bytes` into `buffer` during the call.
-    private static func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout XMLByteBuffer) {
+    static func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout XMLByteBuffer) {
         guard let base = bytes.baseAddress else { return }
         guard bytes.contains(UInt8(ascii: "&")) else {
             buffer.append(base, count: bytes.count)
