@@ -21,12 +21,6 @@ enum ModelParser {
             throw FileError(.unreadableInput, path: path, line: line,
                             message: "not a valid model file: the text is not valid UTF-8 (Xcode writes models in UTF-8)")
         }
-        // Foundation's XMLParser crashes (strlen of NULL) on a processing instruction with no data,
-        // `<?name?>` (found by fuzzing): refuse one first.
-        if let (line, name) = firstProcessingInstructionWithoutData(data) {
-            throw FileError(.unreadableInput, path: path, line: line,
-                            message: "not a valid model file: a processing instruction without data (<?\(name)?>), which Xcode never writes and Foundation's XML parser cannot read")
-        }
         let builder = ModelBuilder(path: path, versionName: versionName)
         let problem = XMLElementParser.parse([UInt8](data), handler: builder)
         if let error = builder.error { throw error }
@@ -75,23 +69,3 @@ private func firstInvalidUTF8Line(_ data: Data) -> Int? {
         }
     }
 }
-
-/// The line and target of the first `<?target?>` (a processing instruction with no data), if any.
-private func firstProcessingInstructionWithoutData(_ data: Data) -> (Int, String)? {
-    let bytes = [UInt8](data)
-    var line = 1
-    var index = 0
-    while index + 1 < bytes.count {
-        if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-        if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") {
-            var end = index + 2
-            while end < bytes.count, bytes[end] > 0x20, bytes[end] != UInt8(ascii: "?") { end += 1 }
-            if end + 1 < bytes.count, end > index + 2, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">") {
-                return (line, String(decoding: bytes[(index + 2)..<end], as: UTF8.self))
-            }
-        }
-        index += 1
-    }
-    return nil
-}
-
