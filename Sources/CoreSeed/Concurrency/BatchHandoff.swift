@@ -3,6 +3,7 @@ import Foundation
 /// The one bounded queue between threads: batches from a producing thread (a parser, the row pass's
 /// reader) to the one consumer that takes them. The producer waits while `capacity` batches wait, the
 /// consumer while none does. The end, or the producer's failure, comes after every batch put before it.
+/// A thread that computes one value hands it over the same way (``deliver(_:)``, ``wait()``).
 ///
 /// `@unchecked Sendable`: every field is guarded by `condition`; a batch belongs to the producer until
 /// it is put, then to the consumer.
@@ -73,6 +74,29 @@ final class BatchHandoff<Batch, Failure: Error>: @unchecked Sendable {
         condition.unlock()
         if let error = outcome { throw error }
         return nil
+    }
+
+    /// Producer of one value (a result computed on a thread of its own): puts it, or its failure,
+    /// and finishes. Its only call.
+    func deliver(_ result: Result<Batch, Failure>) {
+        switch result {
+        case .success(let value):
+            _ = put(value)
+            finish(nil)
+        case .failure(let error):
+            finish(error)
+        }
+    }
+
+    /// Consumer of one value: waits until the producer has delivered it (``deliver(_:)``) and
+    /// returns it, left in place, so that every later call returns it too.
+    func wait() -> Result<Batch, Failure> {
+        condition.lock()
+        defer { condition.unlock() }
+        while end == nil { condition.wait() }
+        if let error = end! { return .failure(error) }
+        precondition(!queue.isEmpty, "wait() is for a producer that delivers one value")
+        return .success(queue[0])
     }
 
     /// Consumer: tells the producer to stop (it may be waiting for room) and waits until it has.

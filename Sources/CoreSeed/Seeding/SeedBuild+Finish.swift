@@ -12,7 +12,7 @@ extension SeedBuild {
         let destination: Destination
         let output: String
         /// The store UUID being hashed from the inputs.
-        private var pendingUUID: ThreadResult<String>?
+        private var pendingUUID: BatchHandoff<String, any Error>?
         private let uuidStop = StopFlag()
 
         init(plan: BuildPlan, options: Options, destination: Destination, output: String) {
@@ -83,15 +83,15 @@ extension SeedBuild {
         func selfCheck(_ database: SQLiteDatabase) throws -> [String] {
             let model = plan.seedPlan.model
             let versions = ModelVersions(versions: [model], currentVersionName: model.versionName, path: model.path)
-            let result = ThreadResult<[String]>()
+            let result = BatchHandoff<[String], any Error>(capacity: 1)
             let path = database.path
             let thread = Thread {
                 do {
                     let reader = try SQLiteDatabase(path: path, mode: .readOnly(immutable: false))
                     reader.setBusyTimeout(milliseconds: 10_000)
-                    result.set(.success(try StoreVerifier.integrityProblems(reader, quick: true)))
+                    result.deliver(.success(try StoreVerifier.integrityProblems(reader, quick: true)))
                 } catch {
-                    result.set(.failure(error))
+                    result.deliver(.failure(error))
                 }
             }
             thread.start()
@@ -116,10 +116,10 @@ extension SeedBuild {
         /// Starts hashing the inputs on a thread of its own, while the rows are read and written.
         func startInputUUID() {
             guard plan.seedPlan.spec.storeUUID == nil else { return }
-            let result = ThreadResult<String>()
+            let result = BatchHandoff<String, any Error>(capacity: 1)
             let (specPath, spec, model, stop) = (plan.specPath, plan.seedPlan.spec, plan.seedPlan.model, uuidStop)
             Thread {
-                result.set(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model, stop: stop) })
+                result.deliver(Result { try SeedBuild.inputUUID(specPath: specPath, spec: spec, model: model, stop: stop) })
             }.start()
             pendingUUID = result
         }
@@ -161,26 +161,5 @@ extension SeedBuild {
         let hex = bytes.prefix(16).map { String(format: "%02X", $0) }.joined()
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20).prefix(12)]
         return parts.joined(separator: "-")
-    }
-}
-
-/// A value computed on another thread, waited for. `@unchecked Sendable`: guarded by `condition`.
-/// SAFETY: `value` is read and written only with `condition` locked; set once by the thread, read by the waiter.
-final class ThreadResult<Value>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: Result<Value, any Error>?
-
-    func set(_ result: Result<Value, any Error>) {
-        condition.lock()
-        value = result
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() -> Result<Value, any Error> {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value!
     }
 }

@@ -224,7 +224,7 @@ public enum SeedBuild {
     /// returns the producer as it finished (its tallies and rejected values).
     private static func writeRows(_ producer: RowProducer, into rows: RowWriter, progress: RowProgress?) throws -> RowProducer {
         let handoff = BatchHandoff<RowBatch, any Error>(capacity: 3)
-        let finished = ThreadResult<RowProducer>()
+        let finished = BatchHandoff<RowProducer, any Error>(capacity: 1)
         handoff.producerStarting()
         let thread = Thread {
             var producer = producer
@@ -238,7 +238,7 @@ public enum SeedBuild {
             } catch {
                 handoff.finish(error)
             }
-            finished.set(.success(producer))
+            finished.deliver(.success(producer))
         }
         thread.stackSize = 8 << 20
         thread.start()
