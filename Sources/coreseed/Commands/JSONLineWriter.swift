@@ -50,24 +50,7 @@ final class JSONLineWriter {
         }
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped; other UTF-8 kept as is.
     private func appendString(_ text: String) {
-        buffer.append(UInt8(ascii: "\""))
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0..<0x20:
-                append("\\u00")
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 15)])
-            default: buffer.append(byte)
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
+        JSONWriter.appendQuoted(text, to: &buffer)
     }
 }
