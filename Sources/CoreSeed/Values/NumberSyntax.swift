@@ -14,14 +14,10 @@ struct NumberSyntax {
 
     // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var index = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        var digits = 0
-        func take(_ byte: UInt8, fractional: Bool) {
-            let digit = UInt64(byte &- UInt8(ascii: "0"))
+        var scanner = NumberScanner(bytes)
+        negative = scanner.sign(allowingPlus: true)
+        func take(_ digit: UInt8, fractional: Bool) {
+            let digit = UInt64(digit)
             if significantDigits == 0, digit == 0 {
                 if fractional { exponent -= 1 }
                 return
@@ -35,37 +31,16 @@ struct NumberSyntax {
                 if !fractional { exponent += 1 }
             }
         }
-        while index < bytes.count, ASCII.isDigit(bytes[index]) {
-            take(bytes[index], fractional: false)
-            digits += 1
-            index += 1
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < bytes.count, ASCII.isDigit(bytes[index]) {
-                take(bytes[index], fractional: true)
-                digits += 1
-                index += 1
-            }
-        }
+        var digits = scanner.digits { take($0, fractional: false) }
+        if scanner.take(UInt8(ascii: ".")) { digits += scanner.digits { take($0, fractional: true) } }
         guard digits > 0 else { return nil }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            var exponentNegative = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
+        if scanner.takeExponentMarker() {
+            let exponentNegative = scanner.sign(allowingPlus: true)
             var written = 0
-            let start = index
-            while index < bytes.count, ASCII.isDigit(bytes[index]) {
-                written = min(written * 10 + Int(bytes[index] &- UInt8(ascii: "0")), 1_000_000)
-                index += 1
-            }
-            guard index > start else { return nil }
+            guard scanner.digits({ written = min(written * 10 + Int($0), 1_000_000) }) > 0 else { return nil }
             exponent += exponentNegative ? -written : written
         }
-        guard index == bytes.count else { return nil }
+        guard scanner.atEnd else { return nil }
     }
 
     private static let powersOfTen: [Double] = (0...22).map { power in

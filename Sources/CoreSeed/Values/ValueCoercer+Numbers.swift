@@ -49,31 +49,24 @@ extension ValueCoercer {
     /// `[+-]digits`, or with `allowsIntegralReals` also `[+-]digits.000`.
     /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func integerText(_ bytes: UnsafeBufferPointer<UInt8>, allowsIntegralReals: Bool) -> IntegerText {
-        var index = 0
-        var negative = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        let start = index
+        var scanner = NumberScanner(bytes)
+        let negative = scanner.sign(allowingPlus: true)
         // Accumulate negatively so that Int64.min fits.
         var accumulated: Int64 = 0
         var overflow = false
-        while index < bytes.count, ASCII.isDigit(bytes[index]) {
+        let digits = scanner.digits { digit in
             if !overflow {
                 let (times10, o1) = accumulated.multipliedReportingOverflow(by: 10)
-                let (next, o2) = times10.subtractingReportingOverflow(Int64(bytes[index] &- UInt8(ascii: "0")))
+                let (next, o2) = times10.subtractingReportingOverflow(Int64(digit))
                 overflow = o1 || o2
                 accumulated = next
             }
-            index += 1
         }
-        guard index > start else { return .invalid }
-        if index < bytes.count {
-            guard allowsIntegralReals, bytes[index] == UInt8(ascii: ".") else { return .invalid }
-            index += 1
-            while index < bytes.count, bytes[index] == UInt8(ascii: "0") { index += 1 }
-            guard index == bytes.count else { return .invalid }
+        guard digits > 0 else { return .invalid }
+        if !scanner.atEnd {
+            guard allowsIntegralReals, scanner.take(UInt8(ascii: ".")) else { return .invalid }
+            _ = scanner.run(of: UInt8(ascii: "0"))
+            guard scanner.atEnd else { return .invalid }
         }
         if overflow { return .overflow }
         if negative { return .value(accumulated) }

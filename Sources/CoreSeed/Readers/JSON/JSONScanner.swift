@@ -279,22 +279,16 @@ final class JSONScanner {
 
     // SAFETY: borrows `text` for the call and keeps no pointer to it.
     static func isNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        func digits() -> Int {
-            let start = i
-            while i < text.count, text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
-            return i - start
+        var scanner = NumberScanner(text)
+        _ = scanner.sign(allowingPlus: false)
+        guard !scanner.atEnd else { return false }
+        if !scanner.take(UInt8(ascii: "0")), scanner.digits() == 0 { return false }
+        if scanner.take(UInt8(ascii: ".")), scanner.digits() == 0 { return false }
+        if scanner.takeExponentMarker() {
+            _ = scanner.sign(allowingPlus: true)
+            if scanner.digits() == 0 { return false }
         }
-        if i < text.count, text[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < text.count else { return false }
-        if text[i] == UInt8(ascii: "0") { i += 1 } else if digits() == 0 { return false }
-        if i < text.count, text[i] == UInt8(ascii: ".") { i += 1; if digits() == 0 { return false } }
-        if i < text.count, text[i] | 0x20 == UInt8(ascii: "e") {
-            i += 1
-            if i < text.count, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
-            if digits() == 0 { return false }
-        }
-        return i == text.count
+        return scanner.atEnd
     }
 
     /// A string at the cursor (its opening quote): escapes decoded, UTF-8 checked.
