@@ -8,6 +8,10 @@ signal(SIGPIPE, SIG_IGN)
 // Past a file size limit (ulimit -f) a write fails with EFBIG and the command says so, instead of the
 // process dying silently with its temporary files left behind.
 signal(SIGXFSZ, SIG_IGN)
+// Phase durations on stderr for profiling (BENCHMARKS.md); the library only hands them over.
+if ProcessInfo.processInfo.environment["CORESEED_TIMING"] != nil {
+    PhaseTiming.report(to: { Terminal.error("timing: " + $0) })
+}
 var status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
 // Diagnostics that could not reach stderr: a run that would have succeeded did not say all it had to.
 if status == .success && Terminal.stderrFailed { status = .ioError }
