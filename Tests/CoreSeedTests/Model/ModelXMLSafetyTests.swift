@@ -1,4 +1,5 @@
 import Foundation
+import CoreSeedTestSupport
 import Testing
 @testable import CoreSeed
 
