@@ -154,35 +154,27 @@ public struct DateParser: Sendable {
     /// `[-+]digits[.digits]` as a whole part and a signed fraction, or `nil`.
     /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
     static func numericText(_ bytes: UnsafeBufferPointer<UInt8>) -> (whole: Int64, fraction: Double)? {
-        var index = 0
-        var negative = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        let digitsStart = index
+        var scanner = NumberScanner(bytes)
+        let negative = scanner.sign(allowingPlus: true)
         var whole: Int64 = 0
-        while index < bytes.count, ASCII.isDigit(bytes[index]) {
+        var overflow = false
+        let wholeDigits = scanner.digits { digit in
             let (times10, overflow1) = whole.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int64(bytes[index] &- UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return nil }
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit))
+            overflow = overflow || overflow1 || overflow2
             whole = sum
-            index += 1
         }
-        guard index > digitsStart else { return nil }
+        guard wholeDigits > 0, !overflow else { return nil }
         var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
+        if scanner.take(UInt8(ascii: ".")) {
             var scale = 0.1
-            let fractionStart = index
-            while index < bytes.count, ASCII.isDigit(bytes[index]) {
-                fraction += Double(bytes[index] &- UInt8(ascii: "0")) * scale
+            let fractionDigits = scanner.digits { digit in
+                fraction += Double(digit) * scale
                 scale /= 10
-                index += 1
             }
-            guard index > fractionStart else { return nil }
+            guard fractionDigits > 0 else { return nil }
         }
-        guard index == bytes.count else { return nil }
+        guard scanner.atEnd else { return nil }
         return negative ? (-whole, -fraction) : (whole, fraction)
     }
 

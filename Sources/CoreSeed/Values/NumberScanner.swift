@@ -1,6 +1,7 @@
 /// The one scanner of number text: a cursor over UTF-8 bytes with the pieces every number grammar
 /// here is made of — a sign, a run of digits, a point, an exponent marker. ``NumberSyntax`` (decimal
-/// values), ``ValueCoercer/integerText(_:allowsIntegralReals:)`` (integers) and JSON's number
+/// values), ``ValueCoercer/integerText(_:allowsIntegralReals:)`` (integers), numeric dates
+/// (`DateParser.numericText`) and JSON's number
 /// grammar (`JSONScanner.isNumber`) are each a few calls of it. Every step is inlined into its
 /// caller: the hot path of coercion runs it once per cell, with no allocation.
 struct NumberScanner {

@@ -83,6 +83,13 @@ import Testing
         Case(patterns: ["unix"], text: "1269561600", expected: 291_254_400),
         Case(patterns: ["unix"], text: "-1", expected: -978_307_201),
         Case(patterns: ["unixMilliseconds"], text: "1269561600500", expected: 291_254_400.5),
+        // The number grammar (Values/NumberScanner): a sign, digits, an optional point with digits.
+        Case(patterns: ["reference"], text: "+10.5", expected: 10.5),
+        Case(patterns: ["reference"], text: "-10.25", expected: -10.25),
+        Case(patterns: ["reference"], text: "10.", expected: nil),
+        Case(patterns: ["reference"], text: ".5", expected: nil),
+        Case(patterns: ["reference"], text: "1e3", expected: nil),
+        Case(patterns: ["reference"], text: "99999999999999999999", expected: nil),
         Case(patterns: [], text: "1269561600", expected: nil),
         Case(patterns: ["reference"], text: "291254400", expected: 291_254_400),
     ]
