@@ -40,6 +40,8 @@ extension ReaderError {
         case jsonUnsupportedPath(field: String, path: String)
         case jsonObjectValue(field: String)
         case jsonObjectsInArray(field: String)
+        /// No record of the file had anything at a field's path (read `records` records).
+        case jsonPathInNoRecord(field: String, path: String, records: Int)
     }
 }
 
@@ -77,6 +79,8 @@ extension ReaderError.Reason {
         case .jsonDuplicateKey(let key): return "key '\(key)' is given twice in one object"
         case .jsonInvalidUTF8(let byte): return "invalid UTF-8 byte 0x\(Self.hex(byte))"
         case let .jsonUnsupportedPath(field, path): return "field '\(field)': unsupported path '\(path)'"
+        case let .jsonPathInNoRecord(field, path, records):
+            return "field '\(field)': none of the \(records) record\(records == 1 ? "" : "s") has a value at '\(path)'"
         case .jsonObjectValue(let field): return "field '\(field)' is an object, not a value"
         case .jsonObjectsInArray(let field): return "field '\(field)' is an array of objects, not of values"
         }
@@ -101,6 +105,8 @@ extension ReaderError.Reason {
         case .jsonInvalidUTF8: return "JSON text is UTF-8 (RFC 8259): convert the file, e.g. iconv -f windows-1252 -t utf-8"
         case .jsonUnsupportedPath:
             return "use \"key\", \"a.b\", \"tags[0]\", \"tags\" (a list), \"lines[].sku\", \"#\", \"$key\", or \"../\" before one for the enclosing record"
+        case .jsonPathInNoRecord:
+            return "paths are case-sensitive: check its spelling against the file's keys, or leave \"fields\" out to take every key any record has"
         case .jsonObjectValue(let field): return "name a key inside it, e.g. \"\(field).name\" as the field's path"
         case .jsonObjectsInArray(let field): return "name a key inside its objects, e.g. \"\(field)[].name\" as the field's path"
         default: return nil

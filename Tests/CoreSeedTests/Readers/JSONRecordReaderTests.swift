@@ -22,15 +22,38 @@ import CoreSeedTestSupport
               {"id": 8, "tags": []}
             ], "after": {"ignored": true}}
             """, fields: ["id": "id", "price": "price", "ok": "ok", "city": "address.city", "tags": "tags", "first": "tags[0]",
-                          "skus": "lines[].sku", "none": "none", "missing": "nope.deeper", "n": "#"])
-        #expect(reader.fieldNames == ["city", "first", "id", "missing", "n", "none", "ok", "price", "skus", "tags"])
+                          "skus": "lines[].sku", "none": "none", "n": "#"])
+        #expect(reader.fieldNames == ["city", "first", "id", "n", "none", "ok", "price", "skus", "tags"])
         let records = try reader.all()
         #expect(records.map(\.values) == [
-            [.text("Lyon"), .text("a"), .integer(7), .null, .integer(1), .null, .text("true"), .text("1.50"), .list([.text("x"), .text("y")]), .list([.text("a"), .text("b")])],
-            [.null, .null, .integer(8), .null, .integer(2), .null, .null, .null, .null, .list([])],
+            [.text("Lyon"), .text("a"), .integer(7), .integer(1), .null, .text("true"), .text("1.50"), .list([.text("x"), .text("y")]), .list([.text("a"), .text("b")])],
+            [.null, .null, .integer(8), .integer(2), .null, .null, .null, .null, .list([])],
         ])
         #expect(records[0].location.description == "in.json:2:3")
         #expect(records[0].fieldLines?[0] == 2 && records[0].fieldColumns?[0] == 60)  // "Lyon"
+    }
+
+    /// A path of `fields` that no record has is an error at the end of the records, on both paths (issue
+    /// 23): a typo would otherwise give NULL in every row. A path only some records have is a sparse
+    /// field, read as NULL where it is absent; an empty source has nothing to check.
+    @Test func aFieldPathNoRecordHasIsAnError() throws {
+        let text = #"{"items": [{"id": 1, "geo": {"lat": 2}}, {"id": 2, "note": null}]}"#
+        for raw in [false, true] {
+            let reader = try Self.reader(text, fields: ["id": "id", "note": "note", "alt": "geo.alt"])
+            #expect(reader.readsRaw)
+            let error = readerError {
+                if raw { while try reader.nextRaw() {} } else { _ = try reader.all() }
+            }
+            #expect(error?.message == "field 'alt': none of the 2 records has a value at 'geo.alt'")
+            #expect(error?.location.description == "in.json")
+            #expect(error?.note?.contains("case-sensitive") == true)
+        }
+        let tree = try Self.reader(text, fields: ["first": "tags[0]", "id": "id"])
+        #expect(readerError { _ = try tree.all() }?.message == "field 'first': none of the 2 records has a value at 'tags[0]'")
+        let sparse = try Self.reader(text, fields: ["note": "note", "lat": "geo.lat", "n": "#"])
+        #expect(try sparse.all().map(\.values) == [[.integer(2), .integer(1), .null], [.null, .integer(2), .null]])
+        let empty = try Self.reader(#"{"items": []}"#, fields: ["alt": "geo.alt"])
+        #expect(try empty.all().isEmpty)
     }
 
     @Test func recordsFromAnObjectsValuesWithTheirKeysAndParents() throws {

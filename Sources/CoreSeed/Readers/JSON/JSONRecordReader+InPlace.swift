@@ -8,8 +8,13 @@ extension JSONRecordReader: FieldViewReader {
     var readsRaw: Bool { direct != nil }
 
     func nextRaw() throws(ReaderError) -> Bool {
-        guard let direct, let level = try moveToNextRecord() else { return false }
+        guard let direct else { return false }
+        guard let level = try moveToNextRecord() else {
+            try checkEveryFieldFound()
+            return false
+        }
         try raw.read(from: scanner, direct: direct, names: fieldNames)
+        if !unseen.isEmpty { noteFound(raw.wasFound) }
         if segments == nil { try endLine() }
         raw.key = levels[level].key
         return true
@@ -336,6 +341,9 @@ final class JSONRawRecord {
             }
         }
     }
+
+    /// Whether the current record had a value (even `null`) at field `index`'s path.
+    func wasFound(_ index: Int) -> Bool { lines[index] != 0 }
 
     func view(_ index: Int) -> FieldView {
         switch slots[index] {

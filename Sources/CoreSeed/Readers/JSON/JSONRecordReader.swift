@@ -27,6 +27,11 @@ final class JSONRecordReader: RecordReader {
     @exclusivity(unchecked) private(set) var direct: [String: [(field: Int, rest: [JSONFieldPath.Step])]]?
     @exclusivity(unchecked) private var frames: [Frame] = []
     @exclusivity(unchecked) private var started = false
+    /// The spec's fields that no record read so far has (their path found nothing), and how many
+    /// records were read: at the end, a field no record had is an error (``checkEveryFieldFound()``).
+    @exclusivity(unchecked) private(set) var unseen: [Int] = []
+    @exclusivity(unchecked) private var recordCount = 0
+    private var fieldPaths: [String] = []
 
     private enum Frame {
         /// Inside an object, looking for member `segment`; `level`: the `*` whose element it is (its
@@ -56,7 +61,9 @@ final class JSONRecordReader: RecordReader {
                 return path
             }
             fieldNames = fields.map(\.name)
+            fieldPaths = fields.map(\.path)
             direct = JSONRecordReader.directPlan(self.fields)
+            unseen = self.fields.indices.filter { if case .steps = self.fields[$0].target { true } else { false } }
         } else {
             // Every record's keys, from a key pass over the file (JSONRecordReader+Keys).
             let names = try JSONRecordReader.keysOfEveryRecord(path: path, file: file, records: records)
@@ -76,8 +83,27 @@ final class JSONRecordReader: RecordReader {
     }
 
     func next() throws(ReaderError) -> Record? {
-        guard let found = try nextNode() else { return nil }
-        return try record(found.node, key: found.key, level: found.level)
+        guard let found = try nextNode() else {
+            try checkEveryFieldFound()
+            return nil
+        }
+        let record = try record(found.node, key: found.key, level: found.level)
+        if !unseen.isEmpty { noteFound { (record.fieldLines?[$0] ?? 0) != 0 } }
+        return record
+    }
+
+    /// Records that the fields for which `found` holds were found in a record.
+    func noteFound(_ found: (Int) -> Bool) {
+        recordCount += 1
+        unseen.removeAll(where: found)
+    }
+
+    /// At the end of the records: a field of the spec whose path no record had is an error (a typo in
+    /// the path would otherwise give NULL in every row), unless there were no records at all.
+    func checkEveryFieldFound() throws(ReaderError) {
+        guard let field = unseen.first, recordCount > 0 else { return }
+        throw ReaderError(.jsonPathInNoRecord(field: fieldNames[field], path: fieldPaths[field], records: recordCount),
+                          at: SourceLocation(file: scanner.file))
     }
 
     /// The next record's value, with its key (records that are an object's values) and `*` level.
