@@ -68,6 +68,7 @@ struct ArchivedExpression {
                 switch value {
                 case .integer(let n): number = String(n)
                 case .real(let n): number = String(n)
+                case .object("NSDate", let dateUID): number = try Self.seconds(ofDate: dateUID, reader, what)
                 default: number = nil
                 }
                 let operatorType = try reader.integer(operatorUID, "NSOperatorType", what)
@@ -77,6 +78,15 @@ struct ArchivedExpression {
             others.append(text)
         }
         return (minimum, maximum, others)
+    }
+
+    /// An archived `NSDate`'s seconds since 2001-01-01 (`NS.time`), as a model file writes a Date bound.
+    static func seconds(ofDate uid: Int, _ reader: ArchiveObjectReader, _ what: String) throws(Failure) -> String {
+        switch try reader.field(uid, "NS.time") {
+        case .real(let seconds)?: return String(seconds)
+        case .integer(let seconds)?: return String(seconds)
+        case let other: throw Failure(message: "\(what): a date bound whose NS.time is \(other.map(ArchiveObjectReader.describe) ?? "missing")")
+        }
     }
 
     static let operatorNames: [Int64: String] = [

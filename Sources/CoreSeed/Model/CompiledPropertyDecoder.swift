@@ -86,18 +86,22 @@ enum CompiledPropertyDecoder {
             switch try reader.field(uid, key) {
             case .integer(let number)?: return String(number)
             case .real(let number)?: return type.isInteger || type == .string ? String(Int64(number)) : String(number)
+            case .object("NSDate", let dateUID)?: return try ArchivedExpression.seconds(ofDate: dateUID, reader, what)
             case nil: return nil
             case let other?: throw Failure(message: "\(what) \(key) is \(ArchiveObjectReader.describe(other)), not a number")
             }
         }
         let transformer = try reader.string(uid, "NSValueTransformerName", what)
         let defaultValue = try expression.defaultValue(try reader.field(uid, "NSDefaultValue"), type: type, what)
-        return Attribute(
+        let minimum = bits & 2 != 0 ? try bound("NSMinValueName") : predicates.minimum
+        let maximum = bits & 1 != 0 ? try bound("NSMaxValueName") : predicates.maximum
+        // A Date's bounds are seconds since 2001, kept apart as the model file keeps them.
+        let isDate = type == .date
+        var attribute = Attribute(
             name: name, type: type, isOptional: flags.isOptional, isTransient: flags.isTransient,
             derivationExpression: derivation, isIndexed: try reader.bool(uid, "NSIsIndexed", what),
             defaultValueString: defaultValue.text,
-            minValueString: bits & 2 != 0 ? try bound("NSMinValueName") : predicates.minimum,
-            maxValueString: bits & 1 != 0 ? try bound("NSMaxValueName") : predicates.maximum,
+            minValueString: isDate ? nil : minimum, maxValueString: isDate ? nil : maximum,
             allowsExternalBinaryDataStorage: bits & 4 != 0, preserveAfterDeletion: bits & 0x10 != 0,
             versionHashModifier: try modifier(uid, what, reader: reader),
             renamingIdentifier: try renamingIdentifier(uid, name, what, reader: reader),
@@ -105,6 +109,8 @@ enum CompiledPropertyDecoder {
             customClassName: type == .transformable ? try reader.string(uid, "NSAttributeValueClassName", what) : nil,
             userInfo: try reader.userInfo(uid, what),
             otherValidationPredicates: predicates.others, opaqueDefaultClassName: defaultValue.opaqueClass)
+        if isDate { (attribute.minDateTimeInterval, attribute.maxDateTimeInterval) = (minimum, maximum) }
+        return attribute
     }
 
     static func relationship(_ uid: Int, _ what: String, reader: ArchiveObjectReader) throws(Failure) -> Relationship {

@@ -95,6 +95,7 @@ public enum ModelWriter {
         let open = "        <attribute" + attribute("name", item.name) + flag("optional", item.isOptional) + flag("transient", item.isTransient)
             + attribute("attributeType", item.type.rawValue) + attribute("defaultValueString", item.defaultValueString)
             + attribute("minValueString", item.minValueString) + attribute("maxValueString", item.maxValueString)
+            + attribute("minDateTimeInterval", item.minDateTimeInterval) + attribute("maxDateTimeInterval", item.maxDateTimeInterval)
             + flag("allowsExternalBinaryDataStorage", item.allowsExternalBinaryDataStorage)
             + flag("preserveAfterDeletion", item.preserveAfterDeletion) + attribute("valueTransformerName", item.valueTransformerName)
             + attribute("customClassName", item.customClassName) + attribute("composite", item.compositeName)

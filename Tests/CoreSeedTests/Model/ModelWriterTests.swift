@@ -43,6 +43,27 @@ import CoreSeedTestSupport
         try Self.roundTrip(versions.versions, current: versions.currentVersionName, path)
     }
 
+    /// A Date's bounds are seconds since 2001 (`minDateTimeInterval`), not `minValueString`: written
+    /// and read back as such (before, `coreseed model` dropped them), and an archived `NSDate` bound,
+    /// as a compiled model holds one, decodes to its seconds.
+    @Test func dateBoundsSurviveTheRoundTrip() throws {
+        var founded = Attribute(name: "founded", type: .date)
+        (founded.minDateTimeInterval, founded.maxDateTimeInterval) = ("-31622400", "631152000")
+        let model = Model(versionName: "V1", entities: [Entity(name: "Bank", attributes: [founded])])
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("M.xcdatamodeld").path
+        #expect(try ModelWriter.writeBundle([model], current: "V1", to: path).isEmpty)
+        let back = try ModelVersions.load(path: path).current.entities[0].attributes[0]
+        #expect(back.minDateTimeInterval == "-31622400" && back.maxDateTimeInterval == "631152000")
+        #expect(back.minValueString == nil && back.maxValueString == nil)
+
+        let graph = try KeyedArchiveGraph(KeyedArchiver.archive(.date(631152000.5)))
+        let reader = ArchiveObjectReader(graph: graph)
+        guard case .object("NSDate", let uid) = try reader.node(graph.root) else { Issue.record("not an NSDate"); return }
+        #expect(try ArchivedExpression.seconds(ofDate: uid, reader, "bound") == "631152000.5")
+    }
+
     @Test func textIsEscapedAndAnExistingFolderIsKept() throws {
         #expect(ModelWriter.escaped("a<b & \"c\"\n") == "a&lt;b &amp; &quot;c&quot;&#10;")
         let entity = Entity(name: "Note", attributes: [Attribute(name: "body", type: .string, defaultValueString: "<none> & \"more\"",
