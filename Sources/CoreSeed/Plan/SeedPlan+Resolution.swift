@@ -23,7 +23,9 @@ extension SeedPlan {
                 throw resolver.fail("entities.\(plan.name): '\(other.name)' takes its Z_PKs from \"primaryKey\", and '\(plan.name)' shares its Z_PK sequence (hierarchy \(plan.rootName)): give '\(plan.name)' a \"primaryKey\" too")
             }
         }
-        self.init(spec: spec, model: model, layout: layout, entities: plans, joinLinks: resolver.joinLinks)
+        var joinLinks = resolver.joinLinks
+        SeedPlan.markNormalized(&plans, &joinLinks, roots: SeedPlan.normalizedRoots(spec, graph: graph), graph: graph)
+        self.init(spec: spec, model: model, layout: layout, entities: plans, joinLinks: joinLinks)
     }
 }
 

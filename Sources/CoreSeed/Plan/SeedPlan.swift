@@ -89,6 +89,8 @@ struct FieldLink: Sendable {
     let onUnresolved: SeedSpec.UnresolvedPolicy
     /// `prefer`: the sub-entity whose row a key matching rows of several decides for.
     var prefer: String? = nil
+    /// Whether its keys are compared in NFC (``SeedPlan/normalizedRoots(_:graph:)``).
+    var normalizesKeys = false
 }
 
 /// A relationship fed by a join source: each record links two keys.
@@ -103,6 +105,9 @@ struct JoinLink: Sendable {
     let destinationKeyFieldName: String
     let onUnresolved: SeedSpec.UnresolvedPolicy
     var prefer: String? = nil
+    /// Whether the entity's and the destination's keys are compared in NFC.
+    var normalizesKeys = false
+    var normalizesDestinationKeys = false
 }
 
 /// One seeded entity.
@@ -129,8 +134,12 @@ struct EntityPlan: Sendable {
     var primaryKeyFieldName: String? = nil
     /// For an entity without `from` (rows already in the store only): the columns of its key attributes.
     var storedKeyColumns: [String] = []
+    /// Whether its keys are compared in NFC (`"normalize": "nfc"` on it or on a relationship into its hierarchy).
+    var normalizesKeys = false
 
     var hasKey: Bool { keyFieldName != nil }
+    /// `key` as the entity's keys are compared.
+    func comparedKey(_ key: String) -> String { KeyNormalization.compared(key, normalizes: normalizesKeys) }
     var keepsPrimaryKeys: Bool { primaryKeyFieldName != nil }
     /// An entity without `from`: the build adds no rows to it; relationships find its stored rows by key.
     var hasStoredRowsOnly: Bool { sources.isEmpty }

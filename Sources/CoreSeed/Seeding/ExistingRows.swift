@@ -49,7 +49,7 @@ struct ExistingRows: Sendable {
                     let parts = row.dropFirst(2).map { NaturalKey.part(ExistingRows.fieldValue($0)) }
                     guard parts.allSatisfy({ $0 != nil }) else { continue }
                     let key = parts.map { $0! }.joined(separator: String(NaturalKey.separator))
-                    if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(key)) {
+                    if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(entity.comparedKey(key))) {
                         throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
                     }
                     if keyedThrough.contains(index) { texts[index, default: [:]][primaryKey] = key }
@@ -61,7 +61,7 @@ struct ExistingRows: Sendable {
                     guard case .integer(let primaryKey) = row[0] else { continue }
                     try checkVersion(row[1], of: entity, key: primaryKey, storePath: storePath)
                     guard case .integer(let target) = row[2], let key = keyOf[target] else { continue }
-                    if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(key)) {
+                    if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(entity.comparedKey(key))) {
                         throw ambiguous(entity, key: key, rows: (first, primaryKey), storePath: storePath)
                     }
                 }

@@ -257,8 +257,8 @@ extension KeyPass {
                 let targetKey = NaturalKey.key(record.values, at: link.destinationKeyFields)
                 let source: Target?, target: Target?
                 do throws(AmbiguousKey) {
-                    source = if let sourceKey { try lookup(sources, LinkKey(sourceKey)) } else { nil }
-                    target = if let targetKey { try lookup(targets, LinkKey(targetKey), preferred: preferred) } else { nil }
+                    source = if let sourceKey { try lookup(sources, LinkKey(KeyNormalization.compared(sourceKey, normalizes: link.normalizesKeys))) } else { nil }
+                    target = if let targetKey { try lookup(targets, LinkKey(KeyNormalization.compared(targetKey, normalizes: link.normalizesDestinationKeys)), preferred: preferred) } else { nil }
                 } catch {
                     throw try ambiguity(error, record: record, entity: link.entity, relationship: link.relationship)
                 }

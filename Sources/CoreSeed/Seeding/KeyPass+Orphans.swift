@@ -47,8 +47,9 @@ extension KeyPass {
                                                      attribute: link.relationship.name, failure: failure))
                     }
                     if let key {
-                        next[index, default: [:]][LinkKey(key)] = (location, key)
-                        rejectedKeys[index, default: [:]][LinkKey(key)] = (location, key)
+                        let compared = LinkKey(entity.comparedKey(key))
+                        next[index, default: [:]][compared] = (location, key)
+                        rejectedKeys[index, default: [:]][compared] = (location, key)
                     }
                 }
             }

@@ -66,7 +66,7 @@ extension KeyPass {
                 states[index].rejected += 1
                 if let (record, sourceIndex) = record, entity.hasKey,
                    let key = NaturalKey.key(record.values, at: entity.sources[sourceIndex].keyFields) {
-                    rejectedKeys[index, default: [:]][LinkKey(key)] = (record.location, key)
+                    rejectedKeys[index, default: [:]][LinkKey(entity.comparedKey(key))] = (record.location, key)
                 }
             }
             joinRows = [:]

@@ -29,7 +29,7 @@ extension KeyPass {
                     })
                 }
                 if entity.hasKey, let key = NaturalKey.key(record.values, at: entity.sources[sourceIndex].keyFields) {
-                    rejectedKeys[index, default: [:]][LinkKey(key)] = (record.location, key)
+                    rejectedKeys[index, default: [:]][LinkKey(entity.comparedKey(key))] = (record.location, key)
                 }
             }
         }

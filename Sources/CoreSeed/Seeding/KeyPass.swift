@@ -103,7 +103,7 @@ struct KeyPass {
                 try rejections.reject(failure.error)
             }
             if !keep, fields.hasKey, let key = NaturalKey.key(try input.record().values, at: fields.source.keyFields) {
-                rejectedKeys[index, default: [:]][LinkKey(key)] = (try input.record().location, key)
+                rejectedKeys[index, default: [:]][LinkKey(seedPlan.entities[index].comparedKey(key))] = (try input.record().location, key)
             }
         }
         if fields.hasKey && keep && !indexShared {
@@ -115,7 +115,7 @@ struct KeyPass {
         }
         if keep, let existing {
             let key = existing.storedKey(try input.record(), source: fields.source, reader: existing.keyReaders[index])
-            let primaryKey = key.flatMap { existing.keys[index][LinkKey($0)] } ?? 0
+            let primaryKey = key.flatMap { existing.keys[index][LinkKey(seedPlan.entities[index].comparedKey($0))] } ?? 0
             if primaryKey != 0 && insertOnly {
                 keep = false
                 state.skippedExisting += 1
@@ -132,10 +132,12 @@ struct KeyPass {
                 if fields.linkSeparators[link] == nil, let number = input.integerKey(field: linkFields[0]) {
                     state.linkKeys[link].append(integer: number)
                 } else {
-                    state.linkKeys[link].append(NaturalKey.keys(try input.record().values[linkFields[0]], separator: fields.linkSeparators[link]))
+                    let keys = NaturalKey.keys(try input.record().values[linkFields[0]], separator: fields.linkSeparators[link])
+                    state.linkKeys[link].append(seedPlan.entities[index].fieldLinks[link].normalizesKeys ? keys.map { KeyNormalization.compared($0, normalizes: true) } : keys)
                 }
             } else {
-                state.linkKeys[link].append(single: NaturalKey.key(try input.record().values, at: linkFields))
+                let key = NaturalKey.key(try input.record().values, at: linkFields)
+                state.linkKeys[link].append(single: key.map { KeyNormalization.compared($0, normalizes: seedPlan.entities[index].fieldLinks[link].normalizesKeys) })
             }
         }
     }
@@ -171,7 +173,7 @@ struct KeyPass {
                                                           entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))
             return false
         }
-        key = text
+        key = entity.comparedKey(text)
         guard let earlier = state.keyIndex[key] else {
             state.keyIndex[key] = Int32(ordinal)
             return true

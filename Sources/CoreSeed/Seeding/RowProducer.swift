@@ -204,7 +204,7 @@ struct RowProducer: Sendable {
                                                           entity: entity.name, attribute: "key", failure: .noKey(entity: entity.name)))
             return
         }
-        if !index.keys.insert(key) {
+        if !index.keys.insert(entity.comparedKey(key)) {
             try rejections.reject(Rejections.mappingError(
                 record, fieldIndex: source.keyFields.first, field: entity.keyFieldName ?? "", entity: entity.name, attribute: "key",
                 failure: .duplicateKey(NaturalKey.display(key), entity: entity.name, firstSeen: "")),

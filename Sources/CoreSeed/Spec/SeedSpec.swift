@@ -24,6 +24,11 @@ public struct SeedSpec: Sendable {
         case error, skip, null
     }
 
+    /// How keys are compared: `nfc`, in Unicode NFC (bytes as they are when not said).
+    public enum KeyForm: String, Sendable, Decodable {
+        case nfc
+    }
+
     /// What a blank field (empty, only spaces, or NULL) does to a row already in the store (upsert).
     public enum BlankPolicy: String, Sendable, Decodable {
         /// The stored value stays (the default): a sparse change file changes only what it names.
@@ -103,9 +108,11 @@ public struct EntitySpec: Sendable, Decodable {
     /// The field whose value is each row's `Z_PK` (what `export --spec` writes, so a rebuild keeps
     /// object IDs); rows are numbered 1, 2, … otherwise.
     public var primaryKey: String?
+    /// `nfc`: the entity's keys are compared in Unicode NFC (docs/SPEC.md, "Keys").
+    public var normalize: SeedSpec.KeyForm?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey
+        case from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey, normalize
     }
 
     public init(from decoder: any Decoder) throws {
@@ -118,6 +125,7 @@ public struct EntitySpec: Sendable, Decodable {
         onDuplicateKey = try container.decodeIfPresent(SeedSpec.DuplicatePolicy.self, forKey: .onDuplicateKey) ?? .error
         onBlank = try container.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
         primaryKey = try container.decodeIfPresent(String.self, forKey: .primaryKey)
+        normalize = try container.decodeIfPresent(SeedSpec.KeyForm.self, forKey: .normalize)
     }
 }
 
@@ -207,9 +215,11 @@ public struct RelationshipSpec: Sendable, Decodable {
     public var onUnresolved: SeedSpec.UnresolvedPolicy
     /// The sub-entity of an abstract destination whose row a key matching rows of several decides for.
     public var prefer: String?
+    /// `nfc`: keys into the destination's hierarchy are compared in Unicode NFC.
+    public var normalize: SeedSpec.KeyForm?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case key, foreignKey, from, destinationKey, separator, onUnresolved, prefer
+        case key, foreignKey, from, destinationKey, separator, onUnresolved, prefer, normalize
     }
 
     public init(from decoder: any Decoder) throws {
@@ -227,6 +237,7 @@ public struct RelationshipSpec: Sendable, Decodable {
         separator = try container.decodeIfPresent(String.self, forKey: .separator)
         onUnresolved = try container.decodeIfPresent(SeedSpec.UnresolvedPolicy.self, forKey: .onUnresolved) ?? .error
         prefer = try container.decodeIfPresent(String.self, forKey: .prefer)
+        normalize = try container.decodeIfPresent(SeedSpec.KeyForm.self, forKey: .normalize)
     }
 }
 
