@@ -9,6 +9,8 @@ struct ExistingRows: Sendable {
         var keyReaders: [ExistingKeyReader]
         /// Per seeded entity and to-one slot: the stored positions of ordered to-many members.
         var orders: [Int: [Int: StoredOrders]] = [:]
+        /// Per ordered join table: its stored pairs and positions.
+        var joins: [String: StoredJoinRows] = [:]
 
     /// How an entity's key is found in the store: the attributes its key fields feed, or, for an entity
     /// whose key feeds no attribute (FailedBankInfo keyed by "CERT #"), the key of the row its to-one
@@ -91,7 +93,8 @@ struct ExistingRows: Sendable {
                 }
             }
         }
-        return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers, orders: try StoredOrders.load(database, plan: plan))
+        return ExistingRows(keys: keys, maxPrimaryKeys: maxima, keyReaders: readers, orders: try StoredOrders.load(database, plan: plan),
+                            joins: try StoredJoinRows.load(database, layout: plan.seedPlan.layout))
     }
 
     /// The highest stored key new keys are counted up from: half of `Int64.max`, so that no count of

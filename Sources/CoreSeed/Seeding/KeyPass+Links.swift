@@ -216,13 +216,27 @@ extension KeyPass {
         guard let (join, sourceIsFirst) = linking.join else { return }
         // The key column named after `relationship` is the second one when the source is the first entity.
         let relationshipColumn = sourceIsFirst ? join.secondColumn : join.firstColumn
+        let first = sourceIsFirst ? sourceKey : targetKey, second = sourceIsFirst ? targetKey : sourceKey
+        if let stored = existing?.joins[join.name] {
+            // An upsert: a stored pair stays as it is; a new one follows the owner's stored members.
+            guard !stored.pairs.contains(StoredJoinRows.Pair(first: first, second: second)),
+                  !(joinSeen[join.name]?.contains(JoinRow(first: first, second: second, orders: [])) ?? false) else { return }
+            let orders = join.orderColumns.map { order in
+                let owner = StoredJoinRows.owner(order, in: join, first: first, second: second)
+                return nextOrder("\(join.name).\(order.name)", owner, after: stored.highest[order.name]?[owner] ?? 0)
+            }
+            let row = JoinRow(first: first, second: second, orders: orders)
+            joinSeen[join.name, default: []].insert(row)
+            joinRows[join.name, default: []].append(row)
+            return
+        }
         var orders: [Int64] = []
         for order in join.orderColumns {
             orders.append(order.orderedColumn == relationshipColumn
                           ? Int64(position + 1)
                           : nextOrder("\(join.name).\(order.name)", targetKey))
         }
-        let row = JoinRow(first: sourceIsFirst ? sourceKey : targetKey, second: sourceIsFirst ? targetKey : sourceKey, orders: orders)
+        let row = JoinRow(first: first, second: second, orders: orders)
         if joinSeen[join.name, default: []].insert(row).inserted {
             joinRows[join.name, default: []].append(row)
         }
@@ -236,8 +250,8 @@ extension KeyPass {
     }
 
     /// The next 1-based position in the ordered relationship `scope` of the row with key `key`.
-    mutating func nextOrder(_ scope: String, _ key: Int64) -> Int64 {
-        let next = (orderCounters[scope]?[key] ?? 0) + 1
+    mutating func nextOrder(_ scope: String, _ key: Int64, after stored: Int64 = 0) -> Int64 {
+        let next = (orderCounters[scope]?[key] ?? stored) + 1
         orderCounters[scope, default: [:]][key] = next
         return next
     }

@@ -146,17 +146,25 @@ final class RowWriter {
     }
 
     /// Writes the join rows of every join table (duplicates ignored when the store already holds some).
-    func writeJoinRows(_ rows: [String: [JoinRow]], layout: StoreLayout, ignoringDuplicates: Bool) throws {
+    /// Inserts the join rows; per join table, how many were added (an upsert ignores pairs the store
+    /// has already).
+    @discardableResult
+    func writeJoinRows(_ rows: [String: [JoinRow]], layout: StoreLayout, ignoringDuplicates: Bool) throws -> [String: Int] {
+        var added: [String: Int] = [:]
         for join in layout.joinTables {
             guard let rows = rows[join.name], !rows.isEmpty else { continue }
             let statement = try writer.joinInserter(for: join, ignoringDuplicates: ignoringDuplicates)
+            var count = 0
             for row in rows {
                 try statement.bindInteger(row.first, at: 1)
                 try statement.bindInteger(row.second, at: 2)
                 for (offset, order) in row.orders.enumerated() { try statement.bindInteger(order, at: Int32(3 + offset)) }
                 try statement.step()
+                count += Int(writer.store.changes)
                 statement.reset()
             }
+            added[join.name] = count
         }
+        return added
     }
 }

@@ -204,7 +204,10 @@ public enum SeedBuild {
             if let joinRows = keys.joinRows[join.name], !joinRows.isEmpty { report.joinRows[join.name] = joinRows.count }
         }
         if rows != nil, !report.joinRows.isEmpty { options.progress?("writing join rows: \(report.joinRows.values.reduce(0, +))") }
-        try rows?.writeJoinRows(keys.joinRows, layout: seedPlan.layout, ignoringDuplicates: existing != nil)
+        if let added = try rows?.writeJoinRows(keys.joinRows, layout: seedPlan.layout, ignoringDuplicates: existing != nil),
+           existing != nil {
+            report.joinRows = added.filter { $0.value > 0 }  // an update counts the links it added
+        }
         report.droppedLinks = keys.droppedLinks
         producer.rejections.locatePending()
         report.rejected = producer.rejections.errors

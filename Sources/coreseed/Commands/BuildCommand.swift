@@ -138,7 +138,9 @@ enum BuildCommand: Command {
         if let before = report.storedRowsBefore {
             // An update says what happened to the store: rows added, rows changed, rows kept as they were.
             let updated = report.entities.reduce(0) { $0 + $1.updated }
-            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) added, \(updated) updated, \(before - updated) kept\(report.rejectedAndDropped) in \(seconds) s"
+            let links = report.joinRows.values.reduce(0, +)
+            let linkText = links > 0 ? ", \(links) join row\(links == 1 ? "" : "s") added" : ""
+            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) added, \(updated) updated, \(before - updated) kept\(linkText)\(report.rejectedAndDropped) in \(seconds) s"
         }
         let joins = report.joinRows.values.reduce(0, +)
         let joinText = joins > 0 ? " and \(joins) join rows" : ""

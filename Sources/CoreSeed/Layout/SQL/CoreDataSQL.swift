@@ -52,6 +52,11 @@ enum CoreDataSQL {
         return "INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO \(name(join.name)) (\(list(columns))) VALUES (\(marks))"
     }
 
+    /// A join table's rows as an upsert finds them: first key, second key, then the order columns.
+    static func storedJoinRows(_ join: StoreLayout.JoinTable) -> String {
+        "SELECT \(list([join.firstColumn, join.secondColumn] + join.orderColumns.map(\.name))) FROM \(name(join.name))"
+    }
+
     /// A `Z_PRIMARYKEY` row: number, name, super-entity's number, highest key.
     static let primaryKeyInsert = "INSERT INTO \(keys) (\(keyColumns.entity), \(keyColumns.name), \(keyColumns.superEntity), \(keyColumns.max)) VALUES (?, ?, ?, ?)"
 

@@ -62,4 +62,49 @@ import CoreSeedTestSupport
         #expect(rows == [["i1", "1"], ["i2", "2"], ["i4", "3"], ["i5", "4"]], "\(rows)")
         #expect(try scratch.run(["verify", "S.sqlite", "--model", "M.xcdatamodeld"]).status == 0)
     }
+
+    /// An ordered many-to-many (a join table with both `Z_FOK_` columns): `--into` numbered the new
+    /// join rows from 1 again on both sides, so `verify` found repeated positions. A new pair now
+    /// follows its owner's stored members on each side, and a pair the store has stays as it is.
+    @Test(arguments: [false, true])
+    func newJoinRowsFollowTheStoredPositionsOnBothSides(listed: Bool) throws {
+        let scratch = try Scratch()
+        try scratch.writeModel("M", """
+            <entity name="Playlist"><attribute name="name" attributeType="String"/>
+              <relationship name="songs" optional="YES" toMany="YES" ordered="YES" destinationEntity="Song" inverseName="playlists" inverseEntity="Song"/></entity>
+            <entity name="Song"><attribute name="title" attributeType="String"/>
+              <relationship name="playlists" optional="YES" toMany="YES" ordered="YES" destinationEntity="Playlist" inverseName="songs" inverseEntity="Playlist"/></entity>
+            """)
+        func write(_ links: [(String, String)]) throws {
+            if listed {
+                let owners = Dictionary(grouping: links, by: \.0).sorted { $0.key < $1.key }
+                try scratch.write("pl.csv", "name,songs\n" + owners.map { "\($0.key),\($0.value.map(\.1).joined(separator: " "))\n" }.joined())
+            } else {
+                try scratch.write("pl.csv", "name\nA\nB\n")
+                try scratch.write("links.csv", "pl,song\n" + links.map { "\($0.0),\($0.1)\n" }.joined())
+            }
+        }
+        try scratch.write("songs.csv", "title\ns1\ns2\ns3\n")
+        let songs = listed ? #"{ "key": "songs", "separator": " " }"# : #"{ "from": "links", "key": "pl", "destinationKey": "song" }"#
+        try scratch.write("spec.json", """
+            { "model": "M.xcdatamodeld", "output": "S.sqlite",
+              "sources": { "pl": { "csv": "pl.csv" }, "songs": { "csv": "songs.csv" }, "links": { "csv": "links.csv" } },
+              "entities": { "Playlist": { "from": "pl", "key": "name", "relationships": { "songs": \(songs) } },
+                            "Song": { "from": "songs", "key": "title" } } }
+            """)
+        try write([("A", "s1"), ("A", "s2"), ("B", "s2")])
+        if listed { try scratch.write("links.csv", "pl,song\n") }
+        #expect(try scratch.run(["build", "spec.json", "--quiet"]).status == 0)
+        // A gains s3 (s1 given again); B gains s1 and s3.
+        try write([("A", "s3"), ("A", "s1"), ("B", "s1"), ("B", "s3")])
+        let update = try scratch.run(["build", "spec.json", "--into", "S.sqlite"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stdout.contains("5 kept, 3 join rows added"), "\(update.stdout)")
+        // Z_1PLAYLISTS, Z_2SONGS, Z_FOK_1PLAYLISTS (a song's playlists), Z_FOK_2SONGS (a playlist's songs).
+        #expect(try scratch.query("S.sqlite", "SELECT * FROM Z_1SONGS ORDER BY 1, 2")
+                == [["1", "1", "1", "1"], ["1", "2", "1", "2"], ["1", "3", "1", "3"],
+                    ["2", "1", "2", "2"], ["2", "2", "2", "1"], ["2", "3", "2", "3"]])
+        let verify = try scratch.run(["verify", "S.sqlite", "--model", "M.xcdatamodeld"])
+        #expect(verify.status == 0 && !verify.stderr.contains("positions"), "\(verify.stderr)")
+    }
 }
