@@ -30,18 +30,18 @@ enum Terminal {
     static func out(_ text: String) throws(WriteError) {
         var line = text + "\n"
         // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `line` is a local copy.
-        try check(line.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) })
+        try check(line.withUTF8 { writeAll(.standardOutput, UnsafeRawBufferPointer($0)) })
     }
 
     /// Writes `bytes` to stdout as they are.
     static func out(_ bytes: [UInt8]) throws(WriteError) {
         // SAFETY: the bytes are written out before `withUnsafeBytes` returns.
-        try check(bytes.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) })
+        try check(bytes.withUnsafeBytes { writeAll(.standardOutput, $0) })
     }
 
     private static func check(_ errorNumber: Int32?) throws(WriteError) {
         if let errorNumber {
-            throw WriteError(destination: describe(STDOUT_FILENO, as: "standard output"), errorNumber: errorNumber)
+            throw WriteError(destination: describe(.standardOutput, as: "standard output"), errorNumber: errorNumber)
         }
     }
 
@@ -49,7 +49,7 @@ enum Terminal {
     static func error(_ text: String) {
         var line = text + "\n"
         // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `line` is a local copy.
-        if line.withUTF8({ writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }) != nil {
+        if line.withUTF8({ writeAll(.standardError, UnsafeRawBufferPointer($0)) }) != nil {
             stderrFailure.store(true, ordering: .relaxed)
         }
     }
@@ -57,32 +57,19 @@ enum Terminal {
     /// True when stderr is a terminal (progress lines, colour).
     static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// Writes all of `bytes` to `descriptor` with `write(2)`, again after a partial write or EINTR.
-    /// Returns nil, or the `errno` of the write that failed.
+    /// Writes all of `bytes` to `descriptor` (`FileDescriptor.writeAll`: again after a partial write or
+    /// EINTR). Returns nil, or the `errno` of the write that failed.
     /// SAFETY: reads `bytes` only during the call (each caller passes its `withUTF8`/`withUnsafeBytes` view).
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard var next = bytes.baseAddress else { return nil }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(descriptor, next, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if written == 0 { return EIO }
-            next += written
-            remaining -= written
-        }
-        return nil
+    static func writeAll(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        do throws(Errno) { try descriptor.writeAll(bytes); return nil } catch { return error.rawValue }
     }
 
     /// `name`, followed by the file's path when the descriptor is one (Linux: `/proc/self/fd`).
-    private static func describe(_ descriptor: Int32, as name: String) -> String {
+    private static func describe(_ descriptor: FileDescriptor, as name: String) -> String {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
-        if count > 0, buffer[0] == CChar(UInt8(ascii: "/")) {
-            return "\(name) (\(String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)))"
+        if let target = try? FileSystem.symbolicLinkTarget(FilePath("/proc/self/fd/\(descriptor.rawValue)")),
+           target.string.hasPrefix("/") {
+            return "\(name) (\(target.string))"
         }
         #endif
         return name
@@ -95,14 +82,14 @@ extension Terminal {
     static func progress(_ line: String?) {
         var text = line.map { "\r\u{1B}[K\($0)" } ?? "\r\u{1B}[K"
         // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `text` is a local copy.
-        _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { writeAll(.standardError, UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes a plain progress line to stderr (not a TTY); a failure is ignored.
     static func progress(plain line: String) {
         var text = line + "\n"
         // SAFETY: the UTF-8 view is written out before `withUTF8` returns; `text` is a local copy.
-        _ = text.withUTF8 { writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { writeAll(.standardError, UnsafeRawBufferPointer($0)) }
     }
 }
 

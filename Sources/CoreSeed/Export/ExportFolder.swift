@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 
 /// The folder an export writes into, replaced as a whole: every file is written into a staging folder
@@ -41,7 +40,7 @@ final class ExportFolder {
         }
         let absolute = URL(fileURLWithPath: directory).standardizedFileURL
         let parent = absolute.deletingLastPathComponent().path
-        let sibling = SeedSpec.join(parent, ".\(absolute.lastPathComponent)\(ExportFolder.stagingPrefix)\(getpid())")
+        let sibling = SeedSpec.join(parent, ".\(absolute.lastPathComponent)\(ExportFolder.stagingPrefix)\(FileSystem.processID)")
         ExportFolder.removeStaleStaging(in: parent, prefix: ".\(absolute.lastPathComponent)\(ExportFolder.stagingPrefix)")
         if existed { ExportFolder.removeStaleStaging(in: directory, prefix: ExportFolder.stagingPrefix) }
         let others = existed ? ExportFolder.otherEntries(of: directory, names: names) : []
@@ -53,12 +52,12 @@ final class ExportFolder {
         var swappable = false
         if let others, !ExportFolder.isCurrentFolder(absolute.path) {
             cleanup = register(sibling, others, false)
-            swappable = mkdir(sibling, 0o700) == 0
+            swappable = (try? FileSystem.makeFolder(FilePath(sibling), permissions: 0o700)) != nil
         }
         self.swapsWhole = swappable
         self.others = swappable ? others ?? [] : []
         self.created = !existed && !swappable
-        staging = swappable ? sibling : SeedSpec.join(directory, "\(ExportFolder.stagingPrefix)\(getpid())")
+        staging = swappable ? sibling : SeedSpec.join(directory, "\(ExportFolder.stagingPrefix)\(FileSystem.processID)")
         if !swappable {
             if let cleanup { InterruptCleanup.unregister(cleanup) }
             cleanup = register(staging, [], created)
@@ -73,14 +72,16 @@ final class ExportFolder {
             throw FileError(.cannotWriteOutput, path: directory, message: "cannot create the output folder: \(error.localizedDescription)")
         }
         ExportFolder.removeStaleStaging(in: directory, prefix: ExportFolder.stagingPrefix)
-        guard mkdir(staging, 0o700) == 0 else {
-            throw FileError(.cannotWriteOutput, path: directory, message: "cannot write into the output folder: \(Errno.current.description)")
+        do {
+            try FileSystem.makeFolder(FilePath(staging), permissions: 0o700)
+        } catch {
+            throw FileError(.cannotWriteOutput, path: directory, message: "cannot write into the output folder: \(error.description)")
         }
     }
 
     deinit {
         if !committed { ExportFolder.removeFolder(staging) }
-        if !committed, created { rmdir(directory) }
+        if !committed, created { FileSystem.removeEmptyFolder(FilePath(directory)) }
         if let cleanup { InterruptCleanup.unregister(cleanup) }
     }
 
@@ -98,10 +99,15 @@ final class ExportFolder {
     func commit() throws {
         if swapsWhole {
             let exists = FileManager.default.fileExists(atPath: directory)
-            if (exists ? coreseed_rename_exchange(staging, directory) : rename(staging, directory)) != 0 {
-                let code = errno
-                guard exists, code == EINVAL || code == ENOSYS else {
-                    throw FileError(.cannotWriteOutput, path: directory, message: "cannot put the new files in place: \(Errno(rawValue: code).description); nothing was replaced")
+            do throws(Errno) {
+                if exists {
+                    try FileSystem.exchange(FilePath(staging), FilePath(directory))
+                } else {
+                    try FileSystem.rename(FilePath(staging), to: FilePath(directory))
+                }
+            } catch {
+                guard exists, error == .invalidArgument || error == .noFunction else {
+                    throw FileError(.cannotWriteOutput, path: directory, message: "cannot put the new files in place: \(error.description); nothing was replaced")
                 }
                 // The file system cannot swap: the files are moved in one by one.
                 try moveEach(from: staging)
@@ -111,20 +117,22 @@ final class ExportFolder {
             committed = true
             // The old folder is at the staging name: an entry added to the folder meanwhile is moved over, the rest removed.
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [] where !names.contains(entry) && !others.contains(entry) && !entry.hasPrefix(ExportFolder.stagingPrefix) {
-                _ = rename(SeedSpec.join(staging, entry), SeedSpec.join(directory, entry))
+                try? FileSystem.rename(FilePath(SeedSpec.join(staging, entry)), to: FilePath(SeedSpec.join(directory, entry)))
             }
             ExportFolder.removeFolder(staging)
             return
         }
         try moveEach(from: staging)
-        rmdir(staging)
+        FileSystem.removeEmptyFolder(FilePath(staging))
     }
 
     /// Moves each written file from `folder` into place, replacing a file of the same name.
     private func moveEach(from folder: String) throws {
         for name in names {
-            guard rename(SeedSpec.join(folder, name), finalPath(name)) == 0 else {
-                throw FileError(.cannotWriteOutput, path: finalPath(name), message: "cannot move the file into place: \(Errno.current.description)")
+            do {
+                try FileSystem.rename(FilePath(SeedSpec.join(folder, name)), to: FilePath(finalPath(name)))
+            } catch {
+                throw FileError(.cannotWriteOutput, path: finalPath(name), message: "cannot move the file into place: \(error.description)")
             }
         }
         committed = true
@@ -134,8 +142,10 @@ final class ExportFolder {
     private func linkOthers() throws {
         for entry in others {
             let from = SeedSpec.join(directory, entry), to = SeedSpec.join(staging, entry)
-            guard link(from, to) == 0 else {
-                throw FileError(.cannotWriteOutput, path: from, message: "cannot keep the file through the export (link: \(Errno.current.description)); nothing was replaced")
+            do {
+                try FileSystem.hardLink(FilePath(from), to: FilePath(to))
+            } catch {
+                throw FileError(.cannotWriteOutput, path: from, message: "cannot keep the file through the export (link: \(error.description)); nothing was replaced")
             }
         }
     }
@@ -146,8 +156,7 @@ final class ExportFolder {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         var others: [String] = []
         for entry in entries where !names.contains(entry) && !entry.hasPrefix(stagingPrefix) {
-            var status = stat()
-            guard lstat(SeedSpec.join(directory, entry), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard let status = try? FileSystem.linkStatus(FilePath(SeedSpec.join(directory, entry))), status.isRegularFile else { return nil }
             others.append(entry)
         }
         return others
@@ -164,9 +173,9 @@ final class ExportFolder {
     /// Removes a staging folder: its files, then the folder.
     private static func removeFolder(_ folder: String) {
         for file in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            unlink(SeedSpec.join(folder, file))
+            FileSystem.remove(FilePath(SeedSpec.join(folder, file)))
         }
-        rmdir(folder)
+        FileSystem.removeEmptyFolder(FilePath(folder))
     }
 
     /// Removes staging folders in `directory` named `prefix<pid>` whose process no longer exists
@@ -174,8 +183,8 @@ final class ExportFolder {
     private static func removeStaleStaging(in directory: String, prefix: String) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for entry in entries where entry.hasPrefix(prefix) {
-            guard let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(entry.dropFirst(prefix.count)), pid != FileSystem.processID,
+                  FileSystem.processIsGone(pid) else { continue }
             removeFolder(SeedSpec.join(directory, entry))
         }
     }
@@ -187,25 +196,27 @@ final class ExportFolder {
 final class ExportFile {
     /// The name the user sees: the file's final path.
     let name: String
-    private let path: String
-    private var descriptor: Int32
+    private let path: FilePath
+    /// Nil once closed.
+    private var descriptor: FileDescriptor?
     private var buffer: [UInt8] = []
 
     /// Creates `path`; errors name `name`.
     init(path: String, name: String) throws {
-        self.path = path
+        self.path = FilePath(path)
         self.name = name
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw FileError(.cannotWriteOutput, path: name, message: "cannot create the file: \(Errno.current.description)")
+        do {
+            descriptor = try FileDescriptor.open(self.path, O_WRONLY | O_CREAT | O_TRUNC, permissions: 0o644)
+        } catch {
+            throw FileError(.cannotWriteOutput, path: name, message: "cannot create the file: \(error.description)")
         }
         buffer.reserveCapacity(1 << 20)
     }
 
     deinit {
-        if descriptor >= 0 {
-            close(descriptor)
-            unlink(path)
+        if let descriptor {
+            descriptor.close()
+            FileSystem.remove(path)
         }
     }
 
@@ -215,32 +226,44 @@ final class ExportFile {
     }
 
     private func flush() throws {
-        var written = 0
-        while written < buffer.count {
-            // SAFETY: the view is written from inside the closure only; the loop runs while `buffer` is non-empty, so `baseAddress` is non-nil.
-            let count = buffer.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw failure(errno) }
-            written += count
+        guard !buffer.isEmpty else { return }
+        let descriptor = try openDescriptor()
+        // SAFETY: the view is written out before `withUnsafeBytes` returns.
+        let failed: Errno? = buffer.withUnsafeBytes { bytes in
+            do throws(Errno) { try descriptor.writeAll(bytes); return nil } catch { return error }
         }
+        if let failed { throw failure(failed) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private func failure(_ code: Int32) -> FileError {
-        let hint = code == ENOSPC || code == EFBIG || code == EDQUOT
+    private func failure(_ error: Errno) -> FileError {
+        let hint = error == .noSpace || error == .fileTooLarge || error == .diskQuotaExceeded
             ? FileError.fileCannotGrowHint : ""
-        return FileError(.cannotWriteOutput, path: name, message: "cannot write the file: \(Errno(rawValue: code).description)\(hint); nothing was replaced")
+        return FileError(.cannotWriteOutput, path: name, message: "cannot write the file: \(error.description)\(hint); nothing was replaced")
+    }
+
+    /// The open descriptor; a file already closed fails as a write to a closed descriptor does.
+    private func openDescriptor() throws -> FileDescriptor {
+        guard let descriptor else { throw failure(.badFileDescriptor) }
+        return descriptor
     }
 
     /// Writes what is buffered and closes the file.
     func finish() throws {
         try flush()
-        guard fsync(descriptor) == 0 || errno == EINVAL else { throw failure(errno) }
-        let closed = close(descriptor)
-        descriptor = -1
-        guard closed == 0 else {
-            unlink(path)
-            throw failure(errno)
+        let descriptor = try openDescriptor()
+        do throws(Errno) {
+            try descriptor.sync()
+        } catch {
+            // EINVAL: the file cannot be synced (a special file such as /dev/null): nothing to wait for.
+            guard error == .invalidArgument else { throw failure(error) }
+        }
+        self.descriptor = nil
+        do {
+            try descriptor.closeChecked()
+        } catch {
+            FileSystem.remove(path)
+            throw failure(error)
         }
     }
 
@@ -250,10 +273,4 @@ final class ExportFile {
         file.buffer = [UInt8](data)
         try file.finish()
     }
-}
-
-/// `write(2)`, by a name `ExportFile`'s own `write` does not hide.
-/// SAFETY: reads `count` bytes at `bytes` during the call only (its one caller's `withUnsafeBytes`).
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

@@ -20,6 +20,13 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     static let interrupted = Errno(rawValue: EINTR)
     static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
     static let noSuchProcess = Errno(rawValue: ESRCH)
+    static let invalidArgument = Errno(rawValue: EINVAL)
+    static let noFunction = Errno(rawValue: ENOSYS)
+    static let ioError = Errno(rawValue: EIO)
+    static let badFileDescriptor = Errno(rawValue: EBADF)
+    static let noSpace = Errno(rawValue: ENOSPC)
+    static let fileTooLarge = Errno(rawValue: EFBIG)
+    static let diskQuotaExceeded = Errno(rawValue: EDQUOT)
 
     /// Runs `body` until it does not fail with `EINTR`; the result, or the call's `Errno`.
     static func retryingInterrupts<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {

@@ -3,8 +3,9 @@ import Foundation
 
 /// The path-level system calls, one wrapper each; every failure is an `Errno`. The only other places
 /// that call the C library for files are `FileDescriptor` and the signal handler (`InterruptCleanup`,
-/// which must stay async-signal-safe).
-enum FileSystem {
+/// which must stay async-signal-safe). Public where the command line needs a call (`remove`,
+/// `symbolicLinkTarget`).
+public enum FileSystem {
     /// `stat(2)` (follows symbolic links).
     static func status(_ path: FilePath) throws(Errno) -> FileStatus {
         var info = stat()
@@ -35,8 +36,21 @@ enum FileSystem {
         guard coreseed_rename_exchange(first.string, second.string) == 0 else { throw Errno.current }
     }
 
+    /// `link(2)`: `to` becomes a second name of the file `from` (same file system).
+    static func hardLink(_ from: FilePath, to: FilePath) throws(Errno) {
+        guard link(from.string, to.string) == 0 else { throw Errno.current }
+    }
+
+    /// `readlink(2)`: what the symbolic link `path` points to, as written in the link (up to 4095 bytes).
+    public static func symbolicLinkTarget(_ path: FilePath) throws(Errno) -> FilePath {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path.string, &buffer, buffer.count - 1)
+        guard count >= 0 else { throw Errno.current }
+        return FilePath(String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
     /// `unlink(2)`; a file that is not there is no failure here.
-    static func remove(_ path: FilePath) {
+    public static func remove(_ path: FilePath) {
         _ = unlink(path.string)
     }
 

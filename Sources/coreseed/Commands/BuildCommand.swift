@@ -110,13 +110,15 @@ enum BuildCommand: Command {
     /// only for the try is removed again).
     private static func checkWritable(_ path: String) throws {
         let existed = FileManager.default.fileExists(atPath: path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard descriptor >= 0 else {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), O_WRONLY | O_CREAT | O_APPEND, permissions: 0o644)
+        } catch {
             throw FileError(.cannotWriteOutput, path: path,
-                            message: "cannot write the report: \(Errno.current.description); nothing was built")
+                            message: "cannot write the report: \(error.description); nothing was built")
         }
-        close(descriptor)
-        if !existed { unlink(path) }
+        descriptor.close()
+        if !existed { FileSystem.remove(FilePath(path)) }
     }
 
     private static func write(_ report: BuildReport, to path: String?, rejected: [MappingError]? = nil) throws {
