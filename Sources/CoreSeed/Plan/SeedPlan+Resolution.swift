@@ -54,7 +54,14 @@ struct PlanResolver {
             throw fail("\(context): no source '\(name)'\(Suggestion.hint(for: name, in: Array(spec.sources.keys))) (sources: \(spec.sources.keys.sorted().joined(separator: ", ")))")
         }
         if let cached = fieldNameCache[name] { return (source, cached) }
-        let names = try source.openReader(relativeTo: spec.directory).fieldNames
+        let names: [String]
+        do {
+            names = try source.openReader(relativeTo: spec.directory).fieldNames
+        } catch {
+            // A computed field or filter over fields the source does not have: named at its spec key.
+            if case .computedField(let text) = error.reason { throw fail("at sources.\(name): \(text)") }
+            throw error
+        }
         fieldNameCache[name] = names
         return (source, names)
     }

@@ -42,6 +42,11 @@ extension ReaderError {
         case jsonObjectsInArray(field: String)
         /// No record of the file had anything at a field's path (read `records` records).
         case jsonPathInNoRecord(field: String, path: String, records: Int)
+        // Computed fields and filters
+        /// A computed field or filter that cannot be evaluated over this source (named field unknown, …).
+        case computedField(String)
+        /// A computed field's (or the filter's) expression failed on a record.
+        case computedFieldFailed(field: String, problem: String)
     }
 }
 
@@ -83,6 +88,9 @@ extension ReaderError.Reason {
             return "field '\(field)': none of the \(records) record\(records == 1 ? "" : "s") has a value at '\(path)'"
         case .jsonObjectValue(let field): return "field '\(field)' is an object, not a value"
         case .jsonObjectsInArray(let field): return "field '\(field)' is an array of objects, not of values"
+        case .computedField(let text): return text
+        case let .computedFieldFailed(field, problem):
+            return "\(field == "where" ? "\"where\"" : "computed field '\(field)'"): the expression failed on this record: \(problem)"
         }
     }
 

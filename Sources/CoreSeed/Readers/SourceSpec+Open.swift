@@ -12,6 +12,9 @@ extension SourceSpec {
             return try XMLRecordReader(path: file, records: records, fields: fields)
         case .json(_, let records, let fields):
             return try JSONRecordReader(path: file, file: file, records: records, fields: fields)
+        case .computed(let base, let fields, let filter):
+            return try ComputedFieldsReader(base: try base.openReader(relativeTo: directory), fields: fields, filter: filter,
+                                            file: file)
         }
     }
 

@@ -18,6 +18,9 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     /// A JSON document (`records`: the path to the record values) or, with no `records`, JSON Lines;
     /// `fields` nil takes every key found in any record.
     case json(path: String, records: String?, fields: [SourceField]?)
+    /// A source with computed fields (`"fields": {"name": {"sql": …}}`) and a filter (`"where"`),
+    /// evaluated per record after `base` reads it (``ComputedFieldsReader``).
+    indirect case computed(base: SourceSpec, fields: [ComputedField], filter: String?)
 
     /// What a SQLite source reads: a whole table (rows keep their rowid) or a query's result.
     public enum SQLiteSelection: Sendable, Equatable {
@@ -29,6 +32,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     public var path: String {
         switch self {
         case .sqlite(let path, _, _), .csv(let path, _), .xml(let path, _, _), .json(let path, _, _): return path
+        case .computed(let base, _, _): return base.path
         }
     }
 
@@ -49,7 +53,7 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
                 codingPath: decoder.codingPath,
                 debugDescription: "a source needs exactly one of \"sqlite\", \"csv\", \"xml\", \"json\" or \"jsonl\""))
         }
-        let allowed: Set<String>
+        var allowed: Set<String>
         switch kind {
         case "sqlite": allowed = ["sqlite", "table", "query", "maxRows"]
         case "csv": allowed = ["csv", "delimiter", "quote", "header", "encoding", "trim", "nullIfUnquotedEmpty", "comment", "ragged"]
@@ -57,12 +61,36 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         case "jsonl": allowed = ["jsonl", "fields"]
         default: allowed = ["xml", "records", "fields"]
         }
+        allowed.formUnion(["fields", "where"])  // computed fields and a filter, on every kind
         if let unknown = keys.subtracting(allowed).sorted().first {
             throw DecodingError.dataCorruptedError(
                 forKey: Key(unknown), in: container,
                 debugDescription: "unknown key '\(unknown)' for a \(kind) source (allowed: \(allowed.sorted().joined(separator: ", ")))")
         }
         let path = try container.decode(String.self, forKey: Key(kind))
+        let declared = try container.decodeIfPresent(OrderedFields.self, forKey: Key("fields"))
+        let computed = declared?.computed ?? []
+        let filter = try container.decodeIfPresent(String.self, forKey: Key("where"))
+        for field in computed {
+            do throws(SQLiteExpression.Problem) { _ = try SQLiteExpression(field.sql) } catch {
+                throw DecodingError.dataCorruptedError(forKey: Key("fields"), in: container,
+                    debugDescription: "field '\(field.name)': {\"sql\": \"\(field.sql)\"}: \(error.message)")
+            }
+        }
+        if let filter {
+            do throws(SQLiteExpression.Problem) { _ = try SQLiteExpression(filter) } catch {
+                throw DecodingError.dataCorruptedError(forKey: Key("where"), in: container, debugDescription: "\"\(filter)\": \(error.message)")
+            }
+        }
+        if (kind == "csv" || kind == "sqlite"), let path = declared?.fields.first {
+            throw DecodingError.dataCorruptedError(forKey: Key("fields"), in: container,
+                debugDescription: "field '\(path.name)': a \(kind) source's fields are its \(kind == "csv" ? "header's names" : "columns"); \"fields\" may only add computed ones, as {\"sql\": \"…\"}")
+        }
+        try self.init(kind: kind, path: path, container: container, declared: declared)
+        if !computed.isEmpty || filter != nil { self = .computed(base: self, fields: computed, filter: filter) }
+    }
+
+    private init(kind: String, path: String, container: KeyedDecodingContainer<Key>, declared: OrderedFields?) throws {
         switch kind {
         case "sqlite":
             let table = try container.decodeIfPresent(String.self, forKey: Key("table"))
@@ -84,7 +112,8 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
             self = .csv(path: path, options: try CSVOptions(from: container))
         case "json", "jsonl":
             let records = kind == "json" ? try container.decode(String.self, forKey: Key("records")) : nil
-            let fields = try container.decodeIfPresent(OrderedFields.self, forKey: Key("fields"))?.fields
+            // Only computed fields declared: every key of the records is a field too, as without "fields".
+            let fields = declared.flatMap { $0.fields.isEmpty ? nil : $0.fields }
             // Paths are checked here, so that a mistake is named at its spec key (the reader checks again).
             if let records, let problem = JSONRecordReader.recordsProblem(records) {
                 throw DecodingError.dataCorruptedError(forKey: Key("records"), in: container, debugDescription: problem)
@@ -96,7 +125,10 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
             self = .json(path: path, records: records, fields: fields)
         default:
             let records = try container.decode(String.self, forKey: Key("records"))
-            let fields = try container.decode(OrderedFields.self, forKey: Key("fields"))
+            guard let fields = declared, !fields.fields.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: Key("fields"), in: container,
+                    debugDescription: "an xml source needs \"fields\": paths to each record's values, e.g. {\"name\": \"name\", \"code\": \"@code\"}")
+            }
             if let problem = XMLRecordReader.recordsProblem(records) {
                 throw DecodingError.dataCorruptedError(forKey: Key("records"), in: container, debugDescription: problem)
             }
@@ -112,10 +144,16 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
     /// order (its `allKeys` comes from a dictionary), and a fixed order keeps output deterministic.
     struct OrderedFields: Decodable {
         var fields: [SourceField] = []
+        /// The entries given as `{"sql": "…"}`.
+        var computed: [ComputedField] = []
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                fields.append(SourceField(name: key.stringValue, path: try container.decode(String.self, forKey: key)))
+                if let path = try? container.decode(String.self, forKey: key) {
+                    fields.append(SourceField(name: key.stringValue, path: path))
+                } else {
+                    computed.append(try container.decode(ComputedField.Declaration.self, forKey: key).field(named: key.stringValue))
+                }
             }
         }
     }

@@ -18,6 +18,8 @@ public struct BuildReport: Sendable {
     /// Per "Entity.relationship": links dropped because their key matched no row (`"onUnresolved":
     /// "skip"` or `"null"`).
     public var droppedLinks: [String: Int] = [:]
+    /// Per source: records its `"where"` left out.
+    public var filtered: [String: Int] = [:]
     /// Every rejected value (with `--max-errors`), in the order found.
     public var rejected: [MappingError] = []
     /// What the build noticed but did not refuse: a source with no records, so an entity has no rows.
@@ -43,6 +45,11 @@ public struct BuildReport: Sendable {
         if dropped > 0 {
             let each = droppedLinks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             text += ", \(dropped) unresolved link\(dropped == 1 ? "" : "s") dropped (\(each))"
+        }
+        let left = filtered.values.reduce(0, +)
+        if left > 0 {
+            let each = filtered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += ", \(left) record\(left == 1 ? "" : "s") filtered out (\(each))"
         }
         return text
     }
@@ -76,6 +83,13 @@ public struct BuildReport: Sendable {
             json.field("droppedLinks") { json in
                 json.object { json in
                     for (name, count) in droppedLinks.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
+                }
+            }
+            if !filtered.isEmpty {
+                json.field("filtered") { json in
+                    json.object { json in
+                        for (name, count) in filtered.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
+                    }
                 }
             }
             json.field("warnings") { json in

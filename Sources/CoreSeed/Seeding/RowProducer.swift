@@ -19,6 +19,8 @@ struct RowProducer: Sendable {
     /// Per entity: rows inserted, and stored rows the input matched with nothing to update.
     fileprivate(set) var produced: [Int]
     fileprivate(set) var unchanged: [Int]
+    /// Per source name: records its `"where"` left out (``ComputedFieldsReader``).
+    fileprivate(set) var filtered: [String: Int] = [:]
 
     init(plan: BuildPlan, entities: [EntityNumbers], statements: RowStatements.Indexes, rejections: Rejections) {
         self.plan = plan
@@ -116,6 +118,7 @@ struct RowProducer: Sendable {
                         return keyFields.count == 1 ? keyFields[0] : -1
                     }
                     guard try reader.visitRows(&self) else { return }
+                    if let computed = reader as? ComputedFieldsReader, computed.filtered > 0 { producer.filtered[first.name] = computed.filtered }
                 }
             }
             if !batch.rows.isEmpty { _ = send(batch) }

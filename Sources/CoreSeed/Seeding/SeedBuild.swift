@@ -209,6 +209,7 @@ public enum SeedBuild {
             report.joinRows = added.filter { $0.value > 0 }  // an update counts the links it added
         }
         report.droppedLinks = keys.droppedLinks
+        report.filtered = producer.filtered
         producer.rejections.locatePending()
         report.rejected = producer.rejections.errors
         if options.failOnRejects && !report.rejected.isEmpty {
