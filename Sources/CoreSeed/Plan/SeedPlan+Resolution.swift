@@ -4,6 +4,9 @@ extension SeedPlan {
     /// Resolves `spec` against `model` (restricted to `configuration`): every entity, attribute,
     /// relationship, source and field it names must exist. Opens each source once to learn its fields.
     init(spec: SeedSpec, model: Model, configuration: String?, framework: FrameworkVersion) throws {
+        // Random UUIDs are seeded from the store's UUID (the spec's, or the one its inputs give).
+        let spec = spec.randomUUIDFields.isEmpty ? spec
+            : spec.seedingRandomUUIDs(try spec.storeUUID ?? SeedBuild.inputUUID(specPath: spec.path, spec: spec, model: model))
         let layout: StoreLayout
         do {
             layout = try StoreLayout(model: model, configuration: configuration, framework: framework)

@@ -72,9 +72,10 @@ public enum SourceSpec: Sendable, Equatable, Decodable {
         let computed = declared?.computed ?? []
         let filter = try container.decodeIfPresent(String.self, forKey: Key("where"))
         for field in computed {
-            do throws(SQLiteExpression.Problem) { _ = try SQLiteExpression(field.sql) } catch {
+            guard case .sql(let sql) = field.formula else { continue }
+            do throws(SQLiteExpression.Problem) { _ = try SQLiteExpression(sql) } catch {
                 throw DecodingError.dataCorruptedError(forKey: Key("fields"), in: container,
-                    debugDescription: "field '\(field.name)': {\"sql\": \"\(field.sql)\"}: \(error.message)")
+                    debugDescription: "field '\(field.name)': {\"sql\": \"\(sql)\"}: \(error.message)")
             }
         }
         if let filter {

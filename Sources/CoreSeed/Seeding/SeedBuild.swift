@@ -83,6 +83,9 @@ public enum SeedBuild {
         if mode != .replace, let entity = seedPlan.entities.first(where: \.keepsPrimaryKeys) {
             throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name).primaryKey: Z_PKs come from the input only in a new store; an update (--into) numbers new rows above the store's Z_MAX: leave \"primaryKey\" out")
         }
+        if mode == .upsert, let field = spec.randomUUIDFields.first {
+            throw FileError(.badRequest, path: specPath, message: "\(field): {\"uuid\": \"random\"} gives every build new ids, so an update would replace the ids of the rows it matches: use {\"uuid\": \"fromKey\"}, which an update keeps")
+        }
         let plan = BuildPlan(seedPlan: seedPlan, specPath: specPath, options: options, updatesAStore: mode != .replace)
         let output = outputPath(spec: spec, options: options)
         // Where the store goes: an update writes back over the store it reads, unless --output names

@@ -85,11 +85,13 @@ extension SeedSpec {
             }
             storeUUID = uuid.uuidString  // upper case, as Core Data writes it
         }
+        var sources = document.sources, entities = document.entities ?? [:]
+        try SeedSpec.expandComputed(sources: &sources, entities: &entities, path: path)
         return SeedSpec(
             model: document.model, modelVersion: document.modelVersion, configuration: document.configuration,
             output: document.output, mode: document.mode ?? .replace, frameworkVersion: document.frameworkVersion,
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: storeUUID,
-            seedVersion: document.seedVersion, sources: document.sources, entities: document.entities ?? [:],
+            seedVersion: document.seedVersion, sources: sources, entities: entities,
             onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: SeedSpec.folder(of: path),
             externalAbove: document.externalAbove)
     }

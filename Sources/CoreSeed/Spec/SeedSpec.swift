@@ -110,16 +110,26 @@ public struct EntitySpec: Sendable, Decodable {
     public var primaryKey: String?
     /// `nfc`: the entity's keys are compared in Unicode NFC (docs/SPEC.md, "Keys").
     public var normalize: SeedSpec.KeyForm?
+    /// `"key": {"sql": "…"}`: the key computed by an expression (made a computed field of each source).
+    public var keySQL: String?
+    /// `"where"`: only the records of its sources for which this expression is true become rows.
+    public var filter: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey, normalize
+        case filter = "where"
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "an entity")
         from = try container.decodeIfPresent(OneOrMany.self, forKey: .from)?.values ?? []
-        key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
+        if let computed = try? container.decodeIfPresent(ComputedField.Declaration.self, forKey: .key) {
+            keySQL = computed.sql
+        } else {
+            key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
+        }
+        filter = try container.decodeIfPresent(String.self, forKey: .filter)
         attributes = try container.decodeIfPresent([String: AttributeSpec].self, forKey: .attributes) ?? [:]
         relationships = try container.decodeIfPresent([String: RelationshipSpec].self, forKey: .relationships) ?? [:]
         onDuplicateKey = try container.decodeIfPresent(SeedSpec.DuplicatePolicy.self, forKey: .onDuplicateKey) ?? .error
@@ -156,10 +166,19 @@ public struct AttributeSpec: Sendable, Decodable {
     public var archive: String?
     /// `archive: list`: what separates the strings (default `;`).
     public var separator: String?
+    /// The value computed by one SQL expression over the record's fields (docs/SPEC.md).
+    public var sql: String?
+    /// A UUID attribute's generated value: `fromKey` (derived from the entity and the record's key) or `random`.
+    public var uuid: UUIDRule?
+
+    /// How `{"uuid": …}` makes a value.
+    public enum UUIDRule: String, Sendable, Decodable {
+        case fromKey, random
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case field, value, date, timeZone, pivot, defaultValue = "default", emptyIsNull, base64, integralReals, file
-        case externalAbove, archive, separator
+        case externalAbove, archive, separator, sql, uuid
     }
 
     public init(field: String) {
@@ -196,6 +215,13 @@ public struct AttributeSpec: Sendable, Decodable {
         externalAbove = try container.decodeSizeIfPresent(forKey: .externalAbove)
         archive = try container.decodeIfPresent(String.self, forKey: .archive)
         separator = try container.decodeIfPresent(String.self, forKey: .separator)
+        sql = try container.decodeIfPresent(String.self, forKey: .sql)
+        uuid = try container.decodeIfPresent(UUIDRule.self, forKey: .uuid)
+        let feeds = [field != nil, value != nil, sql != nil, uuid != nil].filter { $0 }.count
+        if feeds > 1 {
+            throw DecodingError.dataCorruptedError(forKey: .field, in: container,
+                debugDescription: "give one of \"field\", \"value\", \"sql\" or \"uuid\": each is a whole way to fill the attribute")
+        }
     }
 }
 
@@ -217,6 +243,8 @@ public struct RelationshipSpec: Sendable, Decodable {
     public var prefer: String?
     /// `nfc`: keys into the destination's hierarchy are compared in Unicode NFC.
     public var normalize: SeedSpec.KeyForm?
+    /// `"key": {"sql": "…"}`: the destination's key computed by an expression.
+    public var keySQL: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case key, foreignKey, from, destinationKey, separator, onUnresolved, prefer, normalize
@@ -230,7 +258,11 @@ public struct RelationshipSpec: Sendable, Decodable {
         }
         try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "a relationship")
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
+        if let computed = try? container.decodeIfPresent(ComputedField.Declaration.self, forKey: .key) {
+            keySQL = computed.sql
+        } else {
+            key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
+        }
         foreignKey = try container.decodeIfPresent(OneOrMany.self, forKey: .foreignKey)?.values
         from = try container.decodeIfPresent(String.self, forKey: .from)
         destinationKey = try container.decodeIfPresent(OneOrMany.self, forKey: .destinationKey)?.values

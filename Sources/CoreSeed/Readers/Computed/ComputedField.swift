@@ -1,13 +1,24 @@
-/// A field of a source computed from the record's other fields by one SQL expression
-/// (`"fields": {"country": {"sql": "substr(:code, 1, instr(:code, '-') - 1)"}}`; ``SQLiteExpression``).
+/// A field of a source computed per record (``ComputedFieldsReader``): by one SQL expression over the
+/// record's fields (`"fields": {"country": {"sql": "substr(:code, 1, instr(:code, '-') - 1)"}}`;
+/// ``SQLiteExpression``), or a generated UUID of an attribute's `{"uuid": …}` (``NameBasedUUID``).
 public struct ComputedField: Sendable, Equatable {
-    public var name: String
-    /// The expression; `:name` is the record's field `name` (or another computed field).
-    public var sql: String
+    public enum Formula: Sendable, Equatable {
+        /// One SQL expression; `:name` is the record's field `name` (or another computed field).
+        case sql(String)
+        /// The version-5 UUID of `coreseed:<entity>/<key>` in the URL namespace, `key` the natural key
+        /// of the record's `keyFields` (its parts joined by U+001F); NULL for a record without a key.
+        case uuidFromKey(entity: String, keyFields: [String])
+        /// A version-4 UUID from `seed` (the store's UUID, filled in when the plan is made), the entity
+        /// and the record's position in the source.
+        case uuidRandom(entity: String, seed: String)
+    }
 
-    public init(name: String, sql: String) {
+    public var name: String
+    public var formula: Formula
+
+    public init(name: String, formula: Formula) {
         self.name = name
-        self.sql = sql
+        self.formula = formula
     }
 
     /// The spec's `{"sql": "…"}` object.
@@ -21,6 +32,6 @@ public struct ComputedField: Sendable, Equatable {
             sql = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .sql)
         }
 
-        func field(named name: String) -> ComputedField { ComputedField(name: name, sql: sql) }
+        func field(named name: String) -> ComputedField { ComputedField(name: name, formula: .sql(sql)) }
     }
 }

@@ -10,9 +10,18 @@ final class ComputedFieldsReader: RecordReader {
     private(set) var filtered = 0
     private let base: any RecordReader
     private let file: String
-    /// In evaluation order: the computed field's index in the record (nil for the filter), its
-    /// expression, and the record index of each of its parameters.
-    private let steps: [(field: Int?, name: String, expression: SQLiteExpression, arguments: [Int])]
+    /// How one step computes its value.
+    private enum Rule {
+        case expression(SQLiteExpression)
+        case uuidFromKey(entity: String)
+        case uuidRandom(entity: String, seed: String)
+    }
+
+    /// In evaluation order: the computed field's index in the record (nil for the filter), its rule,
+    /// and the record index of each field it reads (an expression's parameters, a UUID's key fields).
+    private let steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])]
+    /// Records read from `base` (the position a random UUID is derived from).
+    private var position = 0
 
     init(base: any RecordReader, fields: [ComputedField], filter: String?, file: String) throws(ReaderError) {
         self.base = base
@@ -24,23 +33,31 @@ final class ComputedFieldsReader: RecordReader {
         if let repeated = fields.first(where: { own.contains($0.name) }) {
             throw fail("field '\(repeated.name)': the source already has a field of this name; give the computed one another")
         }
-        var compiled: [(name: String, expression: SQLiteExpression)] = []
+        var compiled: [(name: String, rule: Rule, reads: [String])] = []
         for field in fields {
-            do throws(SQLiteExpression.Problem) { compiled.append((field.name, try SQLiteExpression(field.sql))) } catch {
-                throw fail("field '\(field.name)': \(error.message)")
+            switch field.formula {
+            case .sql(let sql):
+                do throws(SQLiteExpression.Problem) {
+                    let expression = try SQLiteExpression(sql)
+                    compiled.append((field.name, .expression(expression), expression.parameterNames))
+                } catch {
+                    throw fail("field '\(field.name)': \(error.message)")
+                }
+            case .uuidFromKey(let entity, let keyFields): compiled.append((field.name, .uuidFromKey(entity: entity), keyFields))
+            case .uuidRandom(let entity, let seed): compiled.append((field.name, .uuidRandom(entity: entity, seed: seed), []))
             }
         }
         // Each computed field after the computed fields it names; a cycle is an error.
-        var ordered: [(field: Int?, name: String, expression: SQLiteExpression, arguments: [Int])] = []
+        var ordered: [(field: Int?, name: String, rule: Rule, arguments: [Int])] = []
         var done = Set<String>(own), pending = Array(compiled.indices)
         while !pending.isEmpty {
-            guard let next = pending.firstIndex(where: { compiled[$0].expression.parameterNames.allSatisfy { done.contains($0) || !names.contains($0) } }) else {
+            guard let next = pending.firstIndex(where: { compiled[$0].reads.allSatisfy { done.contains($0) || !names.contains($0) } }) else {
                 throw fail("computed fields \(pending.map { "'\(compiled[$0].name)'" }.joined(separator: ", ")) name each other in a cycle")
             }
             let index = pending.remove(at: next)
-            let (name, expression) = compiled[index]
-            let arguments = try Self.arguments(expression, names: names, what: "field '\(name)'", fail: fail)
-            ordered.append((own.count + index, name, expression, arguments))
+            let (name, rule, reads) = compiled[index]
+            let arguments = try Self.indexes(of: reads, names: names, what: "field '\(name)'", fail: fail)
+            ordered.append((own.count + index, name, rule, arguments))
             done.insert(name)
         }
         if let filter {
@@ -48,15 +65,16 @@ final class ComputedFieldsReader: RecordReader {
             do throws(SQLiteExpression.Problem) { expression = try SQLiteExpression("CASE WHEN (\(filter)) THEN 1 ELSE 0 END") } catch {
                 throw fail("\"where\": \(error.message)")
             }
-            ordered.append((nil, "where", expression, try Self.arguments(expression, names: names, what: "\"where\"", fail: fail)))
+            ordered.append((nil, "where", .expression(expression),
+                            try Self.indexes(of: expression.parameterNames, names: names, what: "\"where\"", fail: fail)))
         }
         steps = ordered
     }
 
-    /// The record index of each parameter of `expression`; an unknown name is an error listing the fields.
-    private static func arguments(_ expression: SQLiteExpression, names: [String], what: String,
-                                  fail: (String) -> ReaderError) throws(ReaderError) -> [Int] {
-        try expression.parameterNames.map { name throws(ReaderError) in
+    /// The record index of each field in `reads`; an unknown name is an error listing the fields.
+    private static func indexes(of reads: [String], names: [String], what: String,
+                                fail: (String) -> ReaderError) throws(ReaderError) -> [Int] {
+        try reads.map { name throws(ReaderError) in
             guard let index = names.firstIndex(of: name) else {
                 throw fail("\(what): ':\(name)' is not a field of this source\(Suggestion.hint(for: name, in: names)) (fields: \(names.joined(separator: ", ")))")
             }
@@ -70,15 +88,25 @@ final class ComputedFieldsReader: RecordReader {
             record.values += Array(repeating: .null, count: fieldNames.count - count)
             record.fieldLines? += Array(repeating: 0, count: fieldNames.count - count)
             record.fieldColumns? += Array(repeating: 0, count: fieldNames.count - count)
+            position += 1
             var kept = true
             for step in steps {
-                let arguments = try step.arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, step.name) }
-                let value: SQLiteValue
-                do throws(SQLiteExpression.Problem) { value = try step.expression.evaluate(arguments) } catch {
-                    throw ReaderError(.computedFieldFailed(field: step.name, problem: error.message), at: record.location)
+                let value: FieldValue
+                switch step.rule {
+                case .expression(let expression):
+                    let arguments = try step.arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, step.name) }
+                    do throws(SQLiteExpression.Problem) { value = Self.fieldValue(try expression.evaluate(arguments)) } catch {
+                        throw ReaderError(.computedFieldFailed(field: step.name, problem: error.message), at: record.location)
+                    }
+                case .uuidFromKey(let entity):
+                    value = NaturalKey.key(record.values, at: step.arguments).map {
+                        .text(NameBasedUUID.text(NameBasedUUID.version5(namespace: NameBasedUUID.urlNamespace, name: "coreseed:\(entity)/\($0)")))
+                    } ?? .null
+                case .uuidRandom(let entity, let seed):
+                    value = .text(NameBasedUUID.text(NameBasedUUID.random(seed: "\(seed)/\(entity)", counter: position)))
                 }
                 if let field = step.field {
-                    record.values[field] = Self.fieldValue(value)
+                    record.values[field] = value
                 } else if value != .integer(1) {
                     kept = false
                 }
