@@ -47,6 +47,8 @@ extension ReaderError {
         case computedField(String)
         /// A computed field's (or the filter's) expression failed on a record.
         case computedFieldFailed(field: String, problem: String)
+        /// A joined source (`"join"`) has a key twice and the entity's `onDuplicateKey` is `error`.
+        case joinedKeyRepeated(join: String, key: String, earlier: String)
     }
 }
 
@@ -89,6 +91,7 @@ extension ReaderError.Reason {
         case .jsonObjectValue(let field): return "field '\(field)' is an object, not a value"
         case .jsonObjectsInArray(let field): return "field '\(field)' is an array of objects, not of values"
         case .computedField(let text): return text
+        case let .joinedKeyRepeated(join, key, earlier): return "joined source '\(join)': key \(key) repeats the record at \(earlier)"
         case let .computedFieldFailed(field, problem):
             return "\(field == "where" ? "\"where\"" : "computed field '\(field)'"): the expression failed on this record: \(problem)"
         }
@@ -113,6 +116,8 @@ extension ReaderError.Reason {
         case .jsonInvalidUTF8: return "JSON text is UTF-8 (RFC 8259): convert the file, e.g. iconv -f windows-1252 -t utf-8"
         case .jsonUnsupportedPath:
             return "use \"key\", \"a.b\", \"tags[0]\", \"tags\" (a list), \"lines[].sku\", \"#\", \"$key\", or \"../\" before one for the enclosing record"
+        case .joinedKeyRepeated:
+            return "which record's values are meant would be a guess: set \"onDuplicateKey\": \"first\" or \"last\" on the entity, or keep one"
         case .jsonPathInNoRecord:
             return "paths are case-sensitive: check its spelling against the file's keys, or leave \"fields\" out to take every key any record has"
         case .jsonObjectValue(let field): return "name a key inside it, e.g. \"\(field).name\" as the field's path"

@@ -14,7 +14,7 @@ extension SourceSpec {
             return try JSONRecordReader(path: file, file: file, records: records, fields: fields)
         case .computed(let base, let fields, let filter):
             return try ComputedFieldsReader(base: try base.openReader(relativeTo: directory), fields: fields, filter: filter,
-                                            file: file)
+                                            file: file, directory: directory)
         }
     }
 

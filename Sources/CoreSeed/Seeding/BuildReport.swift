@@ -20,6 +20,8 @@ public struct BuildReport: Sendable {
     public var droppedLinks: [String: Int] = [:]
     /// Per source: records its `"where"` left out.
     public var filtered: [String: Int] = [:]
+    /// Per joined source (`"join"`): its keys that matched no row's key.
+    public var unmatchedJoinKeys: [String: Int] = [:]
     /// Every rejected value (with `--max-errors`), in the order found.
     public var rejected: [MappingError] = []
     /// What the build noticed but did not refuse: a source with no records, so an entity has no rows.
@@ -50,6 +52,11 @@ public struct BuildReport: Sendable {
         if left > 0 {
             let each = filtered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             text += ", \(left) record\(left == 1 ? "" : "s") filtered out (\(each))"
+        }
+        let unmatched = unmatchedJoinKeys.values.reduce(0, +)
+        if unmatched > 0 {
+            let each = unmatchedJoinKeys.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            text += ", \(unmatched) joined key\(unmatched == 1 ? "" : "s") matched no row (\(each))"
         }
         return text
     }
@@ -83,6 +90,13 @@ public struct BuildReport: Sendable {
             json.field("droppedLinks") { json in
                 json.object { json in
                     for (name, count) in droppedLinks.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
+                }
+            }
+            if !unmatchedJoinKeys.isEmpty {
+                json.field("unmatchedJoinKeys") { json in
+                    json.object { json in
+                        for (name, count) in unmatchedJoinKeys.sorted(by: { $0.key < $1.key }) { json.field(name, count) }
+                    }
                 }
             }
             if !filtered.isEmpty {

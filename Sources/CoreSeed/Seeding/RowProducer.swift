@@ -21,6 +21,8 @@ struct RowProducer: Sendable {
     fileprivate(set) var unchanged: [Int]
     /// Per source name: records its `"where"` left out (``ComputedFieldsReader``).
     fileprivate(set) var filtered: [String: Int] = [:]
+    /// Per joined source: keys no record of the group matched.
+    fileprivate(set) var unmatchedJoinKeys: [String: Int] = [:]
 
     init(plan: BuildPlan, entities: [EntityNumbers], statements: RowStatements.Indexes, rejections: Rejections) {
         self.plan = plan
@@ -118,7 +120,10 @@ struct RowProducer: Sendable {
                         return keyFields.count == 1 ? keyFields[0] : -1
                     }
                     guard try reader.visitRows(&self) else { return }
-                    if let computed = reader as? ComputedFieldsReader, computed.filtered > 0 { producer.filtered[first.name] = computed.filtered }
+                    if let computed = reader as? ComputedFieldsReader {
+                        if computed.filtered > 0 { producer.filtered[first.name] = computed.filtered }
+                        for (name, count) in computed.unmatchedJoinKeys where count > 0 { producer.unmatchedJoinKeys[name, default: 0] += count }
+                    }
                 }
             }
             if !batch.rows.isEmpty { _ = send(batch) }

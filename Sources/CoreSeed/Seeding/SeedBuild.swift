@@ -213,6 +213,7 @@ public enum SeedBuild {
         }
         report.droppedLinks = keys.droppedLinks
         report.filtered = producer.filtered
+        report.unmatchedJoinKeys = producer.unmatchedJoinKeys
         producer.rejections.locatePending()
         report.rejected = producer.rejections.errors
         if options.failOnRejects && !report.rejected.isEmpty {

@@ -50,6 +50,31 @@ extension SeedSpec {
                 (spec.key, spec.keySQL) = ([field], nil)
                 entity.relationships[relationship] = spec
             }
+            for joined in entity.join.keys.sorted() {
+                guard let join = entity.join[joined] else { continue }
+                let at = "entities.\(name).join.\(joined)"
+                guard let source = sources[joined] else {
+                    throw FileError(path: path, message: "at \(at): no source '\(joined)'\(Suggestion.hint(for: joined, in: Array(sources.keys))) (sources: \(sources.keys.sorted().joined(separator: ", ")))")
+                }
+                guard let key = entity.key else {
+                    throw FileError(path: path, message: "at \(at): a join matches the entity's key, and '\(name)' has no \"key\"")
+                }
+                guard join.key.count == key.count else {
+                    throw FileError(path: path, message: "at \(at).key: \(join.key.count) field(s), and the key of '\(name)' has \(key.count)")
+                }
+                let attributes = join.attributes.keys.sorted()
+                let plan = JoinPlan(name: joined, source: source, keyFields: join.key, fields: attributes.map { join.attributes[$0]! },
+                                              duplicates: entity.onDuplicateKey)
+                for (offset, attribute) in attributes.enumerated() {
+                    guard entity.attributes[attribute] == nil else {
+                        throw FileError(path: path, message: "at \(at).attributes.\(attribute): the attribute is mapped in \"attributes\" too: give it one source")
+                    }
+                    let field = "\(at).\(join.attributes[attribute]!)"
+                    computed.append(ComputedField(name: field, formula: .joined(plan: plan, field: offset, keyFields: key)))
+                    entity.attributes[attribute] = AttributeSpec(field: field)
+                }
+            }
+            entity.join = [:]
             if let filter = entity.filter { try check(filter, at: "entities.\(name).where") }
             guard !computed.isEmpty || entity.filter != nil else { continue }
             for (position, source) in entity.from.enumerated() {

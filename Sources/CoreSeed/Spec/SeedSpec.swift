@@ -114,10 +114,12 @@ public struct EntitySpec: Sendable, Decodable {
     public var keySQL: String?
     /// `"where"`: only the records of its sources for which this expression is true become rows.
     public var filter: String?
+    /// `"join"`: per source name, more attributes from that source's records whose key matches.
+    public var join: [String: JoinSpec] = [:]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey, normalize
-        case filter = "where"
+        case filter = "where", join
     }
 
     public init(from decoder: any Decoder) throws {
@@ -130,12 +132,30 @@ public struct EntitySpec: Sendable, Decodable {
             key = try container.decodeIfPresent(OneOrMany.self, forKey: .key)?.values
         }
         filter = try container.decodeIfPresent(String.self, forKey: .filter)
+        join = try container.decodeIfPresent([String: JoinSpec].self, forKey: .join) ?? [:]
         attributes = try container.decodeIfPresent([String: AttributeSpec].self, forKey: .attributes) ?? [:]
         relationships = try container.decodeIfPresent([String: RelationshipSpec].self, forKey: .relationships) ?? [:]
         onDuplicateKey = try container.decodeIfPresent(SeedSpec.DuplicatePolicy.self, forKey: .onDuplicateKey) ?? .error
         onBlank = try container.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
         primaryKey = try container.decodeIfPresent(String.self, forKey: .primaryKey)
         normalize = try container.decodeIfPresent(SeedSpec.KeyForm.self, forKey: .normalize)
+    }
+}
+
+/// One `"join"` of an entity mapping: the joined source's field(s) holding the entity's key, and
+/// which of its fields feed which attributes.
+public struct JoinSpec: Sendable, Decodable {
+    public var key: [String]
+    /// Attribute name → field of the joined source.
+    public var attributes: [String: String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case key, attributes }
+
+    public init(from decoder: any Decoder) throws {
+        try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "a join")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(OneOrMany.self, forKey: .key).values
+        attributes = try container.decode([String: String].self, forKey: .attributes)
     }
 }
 

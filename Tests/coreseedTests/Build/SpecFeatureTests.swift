@@ -195,7 +195,7 @@ import CoreSeedTestSupport
             (#"{"model": "Types.xcdatamodeld", "sources": {"t": {"csv": "types.csv"}}, "entities": {"Sample": {"from": "u"}}}"#,
              "spec.json: error: entities.Sample.from: no source 'u' (sources: t)"),
             (#"{"model": "Types.xcdatamodeld", "sources": {"t": {"csv": "types.csv"}}, "entities": {"Sample": {"from": "t", "atributes": {}}}}"#,
-             "spec.json: error: at entities.Sample.atributes: unknown key 'atributes' in an entity (did you mean 'attributes'?) (known: from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey, normalize)"),
+             "spec.json: error: at entities.Sample.atributes: unknown key 'atributes' in an entity (did you mean 'attributes'?) (known: from, key, attributes, relationships, onDuplicateKey, onBlank, primaryKey, normalize, where, join)"),
         ]
         for (spec, expected) in cases {
             try scratch.write("spec.json", spec)

@@ -11,6 +11,9 @@ public struct ComputedField: Sendable, Equatable {
         /// A version-4 UUID from `seed` (the store's UUID, filled in when the plan is made), the entity
         /// and the record's position in the source.
         case uuidRandom(entity: String, seed: String)
+        /// Field `plan.fields[field]` of the joined record whose key equals the natural key of the
+        /// record's `keyFields` (NULL when none does; ``JoinedRecords``).
+        case joined(plan: JoinPlan, field: Int, keyFields: [String])
     }
 
     public var name: String

@@ -15,6 +15,7 @@ final class ComputedFieldsReader: RecordReader {
         case expression(SQLiteExpression)
         case uuidFromKey(entity: String)
         case uuidRandom(entity: String, seed: String)
+        case joined(table: Int, field: Int)
     }
 
     /// In evaluation order: the computed field's index in the record (nil for the filter), its rule,
@@ -22,8 +23,12 @@ final class ComputedFieldsReader: RecordReader {
     private let steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])]
     /// Records read from `base` (the position a random UUID is derived from).
     private var position = 0
+    /// The joined sources' records, one table per join.
+    private let tables: [JoinedRecords]
+    /// Per join, once `base` is read: joined keys that no record looked up.
+    private(set) var unmatchedJoinKeys: [String: Int] = [:]
 
-    init(base: any RecordReader, fields: [ComputedField], filter: String?, file: String) throws(ReaderError) {
+    init(base: any RecordReader, fields: [ComputedField], filter: String?, file: String, directory: String) throws(ReaderError) {
         self.base = base
         self.file = file
         let own = base.fieldNames
@@ -34,6 +39,7 @@ final class ComputedFieldsReader: RecordReader {
             throw fail("field '\(repeated.name)': the source already has a field of this name; give the computed one another")
         }
         var compiled: [(name: String, rule: Rule, reads: [String])] = []
+        var tables: [JoinedRecords] = []
         for field in fields {
             switch field.formula {
             case .sql(let sql):
@@ -45,6 +51,9 @@ final class ComputedFieldsReader: RecordReader {
                 }
             case .uuidFromKey(let entity, let keyFields): compiled.append((field.name, .uuidFromKey(entity: entity), keyFields))
             case .uuidRandom(let entity, let seed): compiled.append((field.name, .uuidRandom(entity: entity, seed: seed), []))
+            case .joined(let plan, let taken, let keyFields):
+                if !tables.contains(where: { $0.plan == plan }) { tables.append(try JoinedRecords(plan, directory: directory)) }
+                compiled.append((field.name, .joined(table: tables.firstIndex { $0.plan == plan }!, field: taken), keyFields))
             }
         }
         // Each computed field after the computed fields it names; a cycle is an error.
@@ -69,6 +78,7 @@ final class ComputedFieldsReader: RecordReader {
                             try Self.indexes(of: expression.parameterNames, names: names, what: "\"where\"", fail: fail)))
         }
         steps = ordered
+        self.tables = tables
     }
 
     /// The record index of each field in `reads`; an unknown name is an error listing the fields.
@@ -104,6 +114,8 @@ final class ComputedFieldsReader: RecordReader {
                     } ?? .null
                 case .uuidRandom(let entity, let seed):
                     value = .text(NameBasedUUID.text(NameBasedUUID.random(seed: "\(seed)/\(entity)", counter: position)))
+                case .joined(let table, let field):
+                    value = tables[table].lookUp(NaturalKey.key(record.values, at: step.arguments))?[field] ?? .null
                 }
                 if let field = step.field {
                     record.values[field] = value
@@ -114,6 +126,7 @@ final class ComputedFieldsReader: RecordReader {
             if kept { return record }
             filtered += 1
         }
+        for table in tables { unmatchedJoinKeys[table.plan.name] = table.unmatched }
         return nil
     }
 
