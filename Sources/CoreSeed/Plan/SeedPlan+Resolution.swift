@@ -223,11 +223,17 @@ struct PlanResolver {
     }
 
     /// The key fields: the spec's `key`, else the field of the attribute that MagicalRecord's
-    /// `relatedByAttribute` or Groot's `identityAttributes` names in the model's userInfo.
+    /// `relatedByAttribute` or Groot's `identityAttributes` names in the model's userInfo, else of the
+    /// attributes Sync marks `sync.isPrimaryKey` (or the older `hyper.isPrimaryKey`).
     func keyFieldNames(entity: Entity, spec entitySpec: EntitySpec, names: [String], context: String) throws -> [String] {
         if let key = entitySpec.key { return key }
-        for candidate in graph.lineage(entity.name) {
-            guard let attributeName = candidate.userInfo["relatedByAttribute"] ?? candidate.userInfo["identityAttributes"] else { continue }
+        let lineage = graph.lineage(entity.name)
+        let marked = lineage.flatMap(\.attributes).filter { attribute in
+            ["sync.isPrimaryKey", "hyper.isPrimaryKey"].contains { ["YES", "yes", "true", "1"].contains(attribute.userInfo[$0] ?? "") }
+        }.map(\.name)
+        for candidate in lineage {
+            guard let attributeName = candidate.userInfo["relatedByAttribute"] ?? candidate.userInfo["identityAttributes"]
+                    ?? (candidate.name == entity.name && !marked.isEmpty ? marked.joined(separator: ",") : nil) else { continue }
             let attributes = attributeName.split(separator: ",").map { ASCII.trimmedSpaces(String($0)) }
             return try attributes.map { attributeName in
                 guard let attribute = graph.lineage(entity.name).lazy.compactMap({ $0.attribute(named: attributeName) }).first else {
