@@ -35,7 +35,8 @@ enum BuildCommand: Command {
         --explain prints the mapping instead of building: per entity its sources and key, then one line
         per attribute ('closeDate ← 'Closing Date' (the spec): Date, date matching "d-MMM-yy" in
         America/New_York; first: 2010-03-26T04:00:00Z') and per relationship, the field found by the
-        spec, a userInfo key (mappedKeyName, JSONKeyPath, sync.remoteKey) or a name match, and the first record's value.
+        spec, a userInfo key (mappedKeyName, JSONKeyPath, sync.remoteKey) or a name match, and the first
+        record's value.
 
         Progress goes to stderr: on a terminal one line rewritten in place (reading, linking, writing,
         checking, with counts and a percentage when the total is known); otherwise a plain line at
