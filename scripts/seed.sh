@@ -20,3 +20,6 @@ fi
 for store in Outputs/FailedBanksCD.sqlite Outputs/FailedBanksCD-csv.sqlite; do
   "$bin" verify "$store" --model Inputs/FailedBanksCD.xcdatamodeld
 done
+
+"$bin" build Inputs/world.json
+"$bin" verify Outputs/World.sqlite --model Inputs/World.xcdatamodeld

@@ -67,7 +67,7 @@ import Testing
         }
         let seed = try String(contentsOf: MacProof.root.appendingPathComponent("scripts/seed.sh"), encoding: .utf8)
         let stores = Set(seed.split(whereSeparator: { " \n".contains($0) }).filter { $0.hasPrefix("Outputs/") && $0.hasSuffix(".sqlite") }.map(String.init))
-        #expect(stores == ["Outputs/Carriers.sqlite", "Outputs/FailedBanksCD.sqlite", "Outputs/FailedBanksCD-csv.sqlite"])
+        #expect(stores == ["Outputs/Carriers.sqlite", "Outputs/FailedBanksCD.sqlite", "Outputs/FailedBanksCD-csv.sqlite", "Outputs/World.sqlite"])
         for store in stores { #expect(runs.contains(store), "\(store)") }
         #expect(runs.contains(#"--next-version "Tools/CoreDataCheck/Fixtures/Carriers 2.xcdatamodel""#))
         #expect(runs.contains(#""$stores/all-types/Kitchen.sqlite""#))
