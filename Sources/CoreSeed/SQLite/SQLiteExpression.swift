@@ -18,8 +18,9 @@ public final class SQLiteExpression {
         public let message: String
     }
 
-    /// The expression as the spec wrote it.
-    public let text: String
+    /// The expressions as the spec wrote them: one, or several evaluated by one statement step
+    /// (one result column each).
+    public let texts: [String]
     /// Its parameters' names, without the `:`, in parameter order.
     public let parameterNames: [String]
     private let database: SQLiteDatabase
@@ -44,10 +45,18 @@ public final class SQLiteExpression {
     static let lengthLimit: Int32 = 16 << 20
 
     /// Prepares `text`; throws the reason it is not an expression CoreSeed evaluates.
-    public init(_ text: String) throws(Problem) {
-        self.text = text
-        if let word = Self.clockWord(in: text) {
-            throw Problem(message: "\(word) reads the clock, so the build would depend on when it runs; give the date as a field or a literal")
+    public convenience init(_ text: String) throws(Problem) {
+        try self.init(texts: [text])
+    }
+
+    /// Prepares `texts` as one statement of one column each (a parameter named twice is bound once);
+    /// throws the reason one of them is not an expression CoreSeed evaluates.
+    public init(texts: [String]) throws(Problem) {
+        self.texts = texts
+        for text in texts {
+            if let word = Self.clockWord(in: text) {
+                throw Problem(message: "\(word) reads the clock, so the build would depend on when it runs; give the date as a field or a literal")
+            }
         }
         let database: SQLiteDatabase
         do {
@@ -81,13 +90,13 @@ public final class SQLiteExpression {
         }
         let prepared: SQLiteStatement
         do {
-            prepared = try database.prepare("SELECT (\(text))")
+            prepared = try database.prepare("SELECT " + texts.map { "(\($0))" }.joined(separator: ", "))
         } catch {
             if let reason = refusal.reason { throw Problem(message: reason) }
             throw Problem(message: "not an SQL expression: \(error.message)")
         }
         if let reason = refusal.reason { throw Problem(message: reason) }
-        guard prepared.remainder.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, prepared.columnCount == 1 else {
+        guard prepared.remainder.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, prepared.columnCount == texts.count else {
             throw Problem(message: "it is more than one expression; give one, e.g. substr(:code, 1, 2)")
         }
         self.database = database
@@ -112,6 +121,32 @@ public final class SQLiteExpression {
             try statement.bind(arguments)
             guard try statement.step() else { return .null }
             return statement.value(at: 0)
+        } catch {
+            throw Problem(message: error.message)
+        }
+    }
+
+    /// Every column's value for `arguments` (one per parameter in ``parameterNames`` order).
+    public func evaluateAll(_ arguments: [SQLiteValue]) throws(Problem) -> [SQLiteValue] {
+        defer { statement.resetKeepingBindings() }
+        do {
+            try statement.bind(arguments)
+            guard try statement.step() else { return Array(repeating: .null, count: texts.count) }
+            return (0..<texts.count).map { statement.value(at: $0) }
+        } catch {
+            throw Problem(message: error.message)
+        }
+    }
+
+    /// The in-place form of ``evaluateAll(_:)``: `bind` binds parameter `index` (1-based, in
+    /// ``parameterNames`` order), `read` sees each column's value in place (valid inside the call).
+    public func evaluateColumns(parameters: Int, bind: (SQLiteStatement, Int32) throws(SQLiteError) -> Void,
+                                read: (Int, SQLiteStatement.ColumnView) -> Void) throws(Problem) {
+        defer { statement.reset() }  // and the bindings cleared: `bind` may bind in place (SQLITE_STATIC)
+        do {
+            for index in 0..<parameters { try bind(statement, Int32(index + 1)) }
+            guard try statement.step() else { return }
+            for column in 0..<texts.count { read(column, statement.view(at: column)) }
         } catch {
             throw Problem(message: error.message)
         }

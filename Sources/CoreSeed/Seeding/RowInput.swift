@@ -53,6 +53,7 @@ extension RecordReader {
         if let xml = self as? XMLRecordReader, xml.readsRaw { return try inPlace(xml) }
         if let table = self as? SQLiteRecordReader, table.readsRaw { return try inPlace(table) }
         if let json = self as? JSONRecordReader, json.readsRaw { return try inPlace(json) }
+        if let computed = self as? ComputedFieldsReader, computed.readsRaw { return try inPlace(computed) }
         while let record = try next() {
             var input = RecordInput(record: record)
             guard try visitor.visit(&input) else { return false }

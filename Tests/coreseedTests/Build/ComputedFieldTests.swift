@@ -98,8 +98,10 @@ import CoreSeedTestSupport
 
     /// An expression that fails on one record is an error at that record's location.
     @Test func aFailingExpressionNamesTheRecord() throws {
-        let fields = #"{ "code": "code", "name": "name", "kind": "type", "parentCode": "parent", "country": { "sql": "json_extract(:name, '$.x')" } }"#
-        let scratch = try Self.prepare(subdivisions: #"[{"code": "AD-02", "name": "{\"x\": \"AD\"}", "type": "P"},"# + "\n" + #" {"code": "AZ-NX", "name": "not json", "type": "P"}]"#, fields: fields)
+        // Merged into one statement with another computed field and a filter: the failing one is named.
+        let fields = #"{ "code": "code", "name": "name", "kind": "type", "parentCode": "parent", "country": { "sql": "json_extract(:name, '$.x')" }, "shout": { "sql": "upper(:name)" } }"#
+        let scratch = try Self.prepare(subdivisions: #"[{"code": "AD-02", "name": "{\"x\": \"AD\"}", "type": "P"},"# + "\n" + #" {"code": "AZ-NX", "name": "not json", "type": "P"}]"#, fields: fields,
+                                       where: ":kind = 'P'")
         let result = try scratch.run(["build", "spec.json"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("subdivisions.json:2:2: error: computed field 'country': the expression failed on this record: "), "\(result.stderr)")

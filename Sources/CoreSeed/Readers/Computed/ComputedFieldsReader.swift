@@ -6,12 +6,20 @@
 /// Not `Sendable`: one reader thread uses it.
 final class ComputedFieldsReader: RecordReader {
     let fieldNames: [String]
+    /// How many of ``fieldNames`` are `base`'s own.
+    let ownCount: Int
+    /// The in-place path's current record (``ComputedFieldsReader+InPlace``).
+    let slots: ComputedSlots
+    /// The base as the in-place path reads it, once that path has started (a reader says whether it
+    /// reads in place only before it starts).
+    // SAFETY: the reader's thread only; no method re-enters another (as every reader's state).
+    @exclusivity(unchecked) var inPlaceBase: (any FieldViewReader)?
     /// Records the filter left out so far.
-    private(set) var filtered = 0
-    private let base: any RecordReader
-    private let file: String
+    @exclusivity(unchecked) var filtered = 0
+    let base: any RecordReader
+    let file: String
     /// How one step computes its value.
-    private enum Rule {
+    enum Rule {
         case expression(SQLiteExpression)
         case uuidFromKey(entity: String)
         case uuidRandom(entity: String, seed: String)
@@ -20,13 +28,24 @@ final class ComputedFieldsReader: RecordReader {
 
     /// In evaluation order: the computed field's index in the record (nil for the filter), its rule,
     /// and the record index of each field it reads (an expression's parameters, a UUID's key fields).
-    private let steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])]
+    let steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])]
+    /// How the steps run: consecutive expression steps by one statement (one step per record for all
+    /// of them; none reads a field another of them computes), each other step alone.
+    enum Stage {
+        /// A key, UUID or join step (index into ``steps``), computed from the record's values.
+        case record(Int)
+        /// Expression steps: per column the record index it fills (nil: the filter), the record index
+        /// of each parameter, and the steps (for messages).
+        case expressions(SQLiteExpression, outputs: [Int?], arguments: [Int], members: [Int])
+    }
+
+    let stages: [Stage]
     /// Records read from `base` (the position a random UUID is derived from).
-    private var position = 0
+    @exclusivity(unchecked) var position = 0
     /// The joined sources' records, one table per join.
-    private let tables: [JoinedRecords]
+    let tables: [JoinedRecords]
     /// Per join, once `base` is read: joined keys that no record looked up.
-    private(set) var unmatchedJoinKeys: [String: Int] = [:]
+    var unmatchedJoinKeys: [String: Int] = [:]
 
     init(base: any RecordReader, fields: [ComputedField], filter: String?, file: String, directory: String) throws(ReaderError) {
         self.base = base
@@ -34,6 +53,8 @@ final class ComputedFieldsReader: RecordReader {
         let own = base.fieldNames
         let names = own + fields.map(\.name)
         fieldNames = names
+        ownCount = own.count
+        slots = ComputedSlots(count: fields.count)
         func fail(_ message: String) -> ReaderError { ReaderError(.computedField(message), at: SourceLocation(file: file)) }
         if let repeated = fields.first(where: { own.contains($0.name) }) {
             throw fail("field '\(repeated.name)': the source already has a field of this name; give the computed one another")
@@ -79,6 +100,46 @@ final class ComputedFieldsReader: RecordReader {
         }
         steps = ordered
         self.tables = tables
+        stages = try Self.stages(ordered, names: names, fail: fail)
+    }
+
+    /// ``Stage``s of `steps`: runs of expression steps merged where no member reads another's field.
+    private static func stages(_ steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])], names: [String],
+                               fail: (String) -> ReaderError) throws(ReaderError) -> [Stage] {
+        var stages: [Stage] = [], run: [Int] = []
+        func alone(_ index: Int) -> Stage? {
+            guard case .expression(let expression) = steps[index].rule else { return nil }
+            return .expressions(expression, outputs: [steps[index].field], arguments: steps[index].arguments, members: [index])
+        }
+        func flush() throws(ReaderError) {
+            defer { run = [] }
+            guard run.count > 1 else {
+                if let only = run.first, let stage = alone(only) { stages.append(stage) }
+                return
+            }
+            let texts = run.map { index -> String in
+                guard case .expression(let expression) = steps[index].rule else { return "NULL" }
+                return expression.texts[0]
+            }
+            guard let merged = try? SQLiteExpression(texts: texts) else {
+                stages += run.compactMap(alone)  // each was prepared alone already: evaluate them alone
+                return
+            }
+            stages.append(.expressions(merged, outputs: run.map { steps[$0].field },
+                                       arguments: try indexes(of: merged.parameterNames, names: names, what: "fields", fail: fail), members: run))
+        }
+        for (index, step) in steps.enumerated() {
+            guard case .expression = step.rule else {
+                try flush()
+                stages.append(.record(index))
+                continue
+            }
+            let produced = Set(run.compactMap { steps[$0].field })
+            if step.arguments.contains(where: produced.contains) { try flush() }
+            run.append(index)
+        }
+        try flush()
+        return stages
     }
 
     /// The record index of each field in `reads`; an unknown name is an error listing the fields.
@@ -100,27 +161,23 @@ final class ComputedFieldsReader: RecordReader {
             record.fieldColumns? += Array(repeating: 0, count: fieldNames.count - count)
             position += 1
             var kept = true
-            for step in steps {
-                let value: FieldValue
-                switch step.rule {
-                case .expression(let expression):
-                    let arguments = try step.arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, step.name) }
-                    do throws(SQLiteExpression.Problem) { value = Self.fieldValue(try expression.evaluate(arguments)) } catch {
-                        throw ReaderError(.computedFieldFailed(field: step.name, problem: error.message), at: record.location)
+            for stage in stages {
+                switch stage {
+                case .record(let index):
+                    let step = steps[index]
+                    let value = try computeValue(step, record)
+                    if let field = step.field { record.values[field] = value }
+                case .expressions(let expression, let outputs, let arguments, let members):
+                    let bound = try arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, steps[members[0]].name) }
+                    guard let values = try? expression.evaluateAll(bound) else {
+                        // One of them fails on this record: evaluated alone, it names itself.
+                        for member in members { _ = try computeValue(steps[member], record) }
+                        throw ReaderError(.computedFieldFailed(field: steps[members[0]].name, problem: "the expressions failed together"), at: record.location)
                     }
-                case .uuidFromKey(let entity):
-                    value = NaturalKey.key(record.values, at: step.arguments).map {
-                        .text(NameBasedUUID.text(NameBasedUUID.version5(namespace: NameBasedUUID.urlNamespace, name: "coreseed:\(entity)/\($0)")))
-                    } ?? .null
-                case .uuidRandom(let entity, let seed):
-                    value = .text(NameBasedUUID.text(NameBasedUUID.random(seed: "\(seed)/\(entity)", counter: position)))
-                case .joined(let table, let field):
-                    value = tables[table].lookUp(NaturalKey.key(record.values, at: step.arguments))?[field] ?? .null
-                }
-                if let field = step.field {
-                    record.values[field] = value
-                } else if value != .integer(1) {
-                    kept = false
+                    for (column, output) in outputs.enumerated() {
+                        let value = Self.fieldValue(values[column])
+                        if let output { record.values[output] = value } else if value != .integer(1) { kept = false }
+                    }
                 }
             }
             if kept { return record }
@@ -130,7 +187,26 @@ final class ComputedFieldsReader: RecordReader {
         return nil
     }
 
-    private static func argument(_ value: FieldValue, _ record: Record, _ name: String) throws(ReaderError) -> SQLiteValue {
+    /// The value of one step for `record` (whose values before the step's field are computed).
+    func computeValue(_ step: (field: Int?, name: String, rule: Rule, arguments: [Int]), _ record: Record) throws(ReaderError) -> FieldValue {
+        switch step.rule {
+        case .expression(let expression):
+            let arguments = try step.arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, step.name) }
+            do throws(SQLiteExpression.Problem) { return Self.fieldValue(try expression.evaluate(arguments)) } catch {
+                throw ReaderError(.computedFieldFailed(field: step.name, problem: error.message), at: record.location)
+            }
+        case .uuidFromKey(let entity):
+            return NaturalKey.key(record.values, at: step.arguments).map {
+                .text(NameBasedUUID.text(NameBasedUUID.version5(namespace: NameBasedUUID.urlNamespace, name: "coreseed:\(entity)/\($0)")))
+            } ?? .null
+        case .uuidRandom(let entity, let seed):
+            return .text(NameBasedUUID.text(NameBasedUUID.random(seed: "\(seed)/\(entity)", counter: position)))
+        case .joined(let table, let field):
+            return tables[table].lookUp(NaturalKey.key(record.values, at: step.arguments))?[field] ?? .null
+        }
+    }
+
+    static func argument(_ value: FieldValue, _ record: Record, _ name: String) throws(ReaderError) -> SQLiteValue {
         switch value {
         case .null: return .null
         case .integer(let number): return .integer(number)
