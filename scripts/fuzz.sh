@@ -19,8 +19,10 @@ fi
 common=(Sources/CoreSeed/Readers/*.swift Sources/CoreSeed/Readers/CSV/*.swift Sources/CoreSeed/Readers/XML/*.swift Sources/CoreSeed/Readers/JSON/*.swift
         Sources/CoreSeed/Readers/SQLite/*.swift Sources/CoreSeed/SQLite/*.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift Sources/CoreSeed/Concurrency/BatchHandoff.swift
         Sources/CoreSeed/Values/NumberScanner.swift Sources/CoreSeed/FileSystem/*.swift Sources/CoreSeed/Store/StoreLocations.swift
+        Sources/CoreSeed/Readers/Computed/*.swift Sources/CoreSeed/Values/NaturalKey.swift Sources/CoreSeed/Values/ASCII.swift
+        Sources/CoreSeed/Values/CoercionFailure.swift Sources/CoreSeed/Model/AttributeType.swift Sources/CoreSeed/Crypto/*.swift Sources/CoreSeed/Diagnostics/Suggestion.swift
         Fuzz/FuzzFile.swift)
-includes=(-I Sources/CSQLite -I Sources/CSystem -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
+includes=(-I Sources/CSQLite -I Sources/CSystem -I Sources/CLibXML2 -I Sources/CCrypto $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -g -O "${includes[@]}")
 # The spec and model targets need other stages than the readers.
 spec_sources=(Sources/CoreSeed/Spec/SpecSyntax.swift Sources/CoreSeed/Readers/UTF8Validation.swift)

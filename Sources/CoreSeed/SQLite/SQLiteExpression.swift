@@ -139,14 +139,14 @@ public final class SQLiteExpression {
     }
 
     /// The in-place form of ``evaluateAll(_:)``: `bind` binds parameter `index` (1-based, in
-    /// ``parameterNames`` order), `read` sees each column's value in place (valid inside the call).
+    /// ``parameterNames`` order), `take` sees each column's value in place (valid inside the call).
     public func evaluateColumns(parameters: Int, bind: (SQLiteStatement, Int32) throws(SQLiteError) -> Void,
-                                read: (Int, SQLiteStatement.ColumnView) -> Void) throws(Problem) {
+                                take: (Int, SQLiteStatement.ColumnView) -> Void) throws(Problem) {
         defer { statement.reset() }  // and the bindings cleared: `bind` may bind in place (SQLITE_STATIC)
         do {
             for index in 0..<parameters { try bind(statement, Int32(index + 1)) }
             guard try statement.step() else { return }
-            for column in 0..<texts.count { read(column, statement.view(at: column)) }
+            for column in 0..<texts.count { take(column, statement.view(at: column)) }
         } catch {
             throw Problem(message: error.message)
         }

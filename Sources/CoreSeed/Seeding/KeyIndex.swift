@@ -29,37 +29,10 @@ struct KeyIndex {
         }
     }
 
-    /// The ordinal of a canonical integer key (see ``canonicalInteger(_:)``), without its text.
+    /// The ordinal of a canonical integer key (see ``NaturalKey/canonicalInteger(_:)``), without its text.
     subscript(integer number: Int64) -> Int32? {
         get { integers[number] }
         set { integers[number] = newValue }
-    }
-
-    /// The integer `text` spells in canonical form (no `+`, no leading zeros, at most 18 digits), or nil.
-    static func canonicalInteger(_ text: String) -> Int64? {
-        var text = text
-        return text.withUTF8 { canonicalInteger(bytes: $0) }
-    }
-
-    /// ``canonicalInteger(_:)`` of UTF-8 bytes.
-    @inline(__always)
-    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
-    static func canonicalInteger(bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
-        var index = 0
-        let negative = bytes[0] == UInt8(ascii: "-")
-        if negative { index = 1 }
-        let digits = bytes.count - index
-        guard digits >= 1, digits <= 18 else { return nil }
-        if bytes[index] == UInt8(ascii: "0") && (digits > 1 || negative) { return nil }
-        var value: Int64 = 0
-        while index < bytes.count {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int64(digit)
-            index += 1
-        }
-        return negative ? -value : value
     }
 }
 
@@ -186,7 +159,7 @@ struct KeySet {
         return insert(integer: number)
     }
 
-    /// Adds the key whose canonical text is `number` (see ``KeyIndex/canonicalInteger(_:)``); false when
+    /// Adds the key whose canonical text is `number` (see ``NaturalKey/canonicalInteger(_:)``); false when
     /// it was already there.
     @inline(__always)
     mutating func insert(integer number: Int64) -> Bool {

@@ -28,7 +28,7 @@ struct LinkKey: Hashable, Sendable {
     /// The key whose text is these UTF-8 bytes.
     /// SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid). The key keeps hashes of the bytes, not the bytes.
     init(bytes: UnsafeBufferPointer<UInt8>) {
-        if let number = KeyIndex.canonicalInteger(bytes: bytes) {
+        if let number = NaturalKey.canonicalInteger(bytes: bytes) {
             self.init(integer: number)
             return
         }

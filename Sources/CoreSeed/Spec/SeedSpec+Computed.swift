@@ -64,7 +64,7 @@ extension SeedSpec {
                 }
                 let attributes = join.attributes.keys.sorted()
                 let plan = JoinPlan(name: joined, source: source, keyFields: join.key, fields: attributes.map { join.attributes[$0]! },
-                                              duplicates: entity.onDuplicateKey)
+                                              duplicates: JoinPlan.Duplicates(rawValue: entity.onDuplicateKey.rawValue) ?? .error)
                 for (offset, attribute) in attributes.enumerated() {
                     guard entity.attributes[attribute] == nil else {
                         throw FileError(path: path, message: "at \(at).attributes.\(attribute): the attribute is mapped in \"attributes\" too: give it one source")

@@ -20,7 +20,7 @@ enum NaturalKey {
         }
     }
 
-    /// A one-part key that is an integer in canonical form (what ``KeyIndex/canonicalInteger(_:)`` reads
+    /// A one-part key that is an integer in canonical form (what ``NaturalKey/canonicalInteger(_:)`` reads
     /// from ``part(_:)``'s text), without making that text; nil for every other key.
     @inline(__always)
     static func integer(_ value: FieldValue) -> Int64? {
@@ -36,7 +36,7 @@ enum NaturalKey {
     static func integer(_ view: FieldView) -> Int64? {
         switch view {
         case .integer(let number): return number.magnitude < 1_000_000_000_000_000_000 ? number : nil
-        case .text(let bytes): return KeyIndex.canonicalInteger(bytes: ASCII.trimmed(bytes))
+        case .text(let bytes): return NaturalKey.canonicalInteger(bytes: ASCII.trimmed(bytes))
         case .null, .real, .other: return nil
         }
     }
@@ -65,5 +65,32 @@ enum NaturalKey {
     /// How a key appears in messages (compound parts joined by " / ").
     static func display(_ key: String) -> String {
         key.split(separator: separator, omittingEmptySubsequences: false).joined(separator: " / ")
+    }
+
+    /// The integer `text` spells in canonical form (no `+`, no leading zeros, at most 18 digits), or nil.
+    static func canonicalInteger(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { canonicalInteger(bytes: $0) }
+    }
+
+    /// ``canonicalInteger(_:)`` of UTF-8 bytes.
+    @inline(__always)
+    // SAFETY: borrows `bytes` for the call and keeps no pointer to it (callers pass a view they hold valid).
+    static func canonicalInteger(bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        let digits = bytes.count - index
+        guard digits >= 1, digits <= 18 else { return nil }
+        if bytes[index] == UInt8(ascii: "0") && (digits > 1 || negative) { return nil }
+        var value: Int64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+            index += 1
+        }
+        return negative ? -value : value
     }
 }

@@ -4,12 +4,12 @@ import Testing
 @Suite struct KeyIndexTests {
     @Test(arguments: [("35216", 35216), ("-7", -7), ("0", 0), ("999999999999999999", 999_999_999_999_999_999)] as [(String, Int64)])
     func canonicalIntegers(text: String, value: Int64) {
-        #expect(KeyIndex.canonicalInteger(text) == value)
+        #expect(NaturalKey.canonicalInteger(text) == value)
     }
 
     @Test(arguments: ["007", "+5", "-0", "", "-", "1.0", "12a", " 1", "1234567890123456789", "１２"])
     func nonCanonicalTextStaysText(text: String) {
-        #expect(KeyIndex.canonicalInteger(text) == nil)
+        #expect(NaturalKey.canonicalInteger(text) == nil)
     }
 
     /// A seeded random mix of integer and text keys, checked against a dictionary through growth.

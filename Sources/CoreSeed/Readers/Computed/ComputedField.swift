@@ -28,11 +28,20 @@ public struct ComputedField: Sendable, Equatable {
     struct Declaration: Decodable {
         let sql: String
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case sql }
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
 
         init(from decoder: any Decoder) throws {
-            try SpecKeys.rejectUnknown(decoder, allowed: CodingKeys.allCases.map(\.rawValue), what: "a computed field")
-            sql = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .sql)
+            let container = try decoder.container(keyedBy: Key.self)
+            if let unknown = container.allKeys.first(where: { $0.stringValue != "sql" }) {
+                throw DecodingError.dataCorruptedError(forKey: unknown, in: container,
+                    debugDescription: "unknown key '\(unknown.stringValue)' in a computed field (known: sql)")
+            }
+            sql = try container.decode(String.self, forKey: Key(stringValue: "sql"))
         }
 
         func field(named name: String) -> ComputedField { ComputedField(name: name, formula: .sql(sql)) }

@@ -35,7 +35,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
     }
 
     func fieldView(_ index: Int) -> FieldView {
-        // `nextRaw` set `inPlaceBase` before any record's field is asked for.
+        // SAFETY: `nextRaw` set `inPlaceBase` before any record's field is asked for (FieldViewReader's order).
         guard index >= ownCount else { return inPlaceBase.unsafelyUnwrapped.fieldView(index) }
         return slots.view(index - ownCount)
     }
@@ -83,7 +83,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
     }
 
     private func evaluateInPlace(_ expression: SQLiteExpression, _ arguments: [Int], _ reader: any FieldViewReader, _ stepIndex: Int,
-                                 read: (Int, SQLiteStatement.ColumnView) -> Void) throws(ReaderError) {
+                                 take: (Int, SQLiteStatement.ColumnView) -> Void) throws(ReaderError) {
         var record: Record?
         do throws(SQLiteExpression.Problem) {
             try expression.evaluateColumns(parameters: arguments.count, bind: { statement, position throws(SQLiteError) in
@@ -108,7 +108,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
                     case .null, .list: throw SQLiteError(code: 25, message: "a field it names holds a list (repeated values); an expression takes one value", sql: nil, path: "")
                     }
                 }
-            }, read: read)
+            }, take: take)
         } catch {
             let location = (try? currentRecord())?.location ?? SourceLocation(file: file)
             throw ReaderError(.computedFieldFailed(field: steps[stepIndex].name, problem: error.message), at: location)
@@ -147,6 +147,8 @@ final class ComputedSlots {
     }
 
     /// Copies `bytes` into the buffer; where they start.
+    /// SAFETY: `bytes` is read during the call only; the buffer grows (a new allocation, the old bytes
+    /// copied, the old one freed) before it is written past its capacity.
     private func append(_ bytes: UnsafeRawBufferPointer) -> Int {
         if used + bytes.count > capacity {
             let grown = max(capacity * 2, used + bytes.count)
@@ -168,6 +170,7 @@ final class ComputedSlots {
         case .null: slots[index] = .null
         case .integer(let number): slots[index] = .integer(number)
         case .real(let number): slots[index] = .real(number)
+        // SAFETY: the statement's column view is copied at once, inside the caller's read of the row.
         case .text(let text): slots[index] = .text(start: append(UnsafeRawBufferPointer(text)), count: text.count)
         case .blob(let blob): slots[index] = .blob(start: append(blob), count: blob.count)
         }

@@ -15,6 +15,7 @@ final class ComputedFieldsReader: RecordReader {
     // SAFETY: the reader's thread only; no method re-enters another (as every reader's state).
     @exclusivity(unchecked) var inPlaceBase: (any FieldViewReader)?
     /// Records the filter left out so far.
+    // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var filtered = 0
     let base: any RecordReader
     let file: String
@@ -41,6 +42,7 @@ final class ComputedFieldsReader: RecordReader {
 
     let stages: [Stage]
     /// Records read from `base` (the position a random UUID is derived from).
+    // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var position = 0
     /// The joined sources' records, one table per join.
     let tables: [JoinedRecords]

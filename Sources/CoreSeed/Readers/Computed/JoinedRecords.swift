@@ -56,5 +56,11 @@ public struct JoinPlan: Sendable, Equatable {
     public let source: SourceSpec
     public let keyFields: [String]
     public let fields: [String]
-    public let duplicates: SeedSpec.DuplicatePolicy
+    /// A key the joined source repeats: an error, or its first or last record counts (the entity's
+    /// `onDuplicateKey`).
+    public let duplicates: Duplicates
+
+    public enum Duplicates: String, Sendable, Equatable {
+        case error, first, last
+    }
 }
