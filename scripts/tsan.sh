@@ -3,7 +3,8 @@
 # binary with --sanitize=thread in its own build folder (TSAN_SCRATCH, default /tmp/tsan-build, so
 # the usual .build is left alone), generates ROWS FailedBanks rows (Benchmarks/generate.py, default
 # 200000) and runs under it: CSV, JSON and XML builds (reader thread + converting thread + SQLite),
-# a CSV build with --max-errors (the value-check thread of the key pass), an upsert (--into),
+# a CSV build with --max-errors (the value-check thread of the key pass), an upsert (--into), a CSV
+# build with a computed field and a filter, the world atlas (computed keys, joins, generated UUIDs),
 # the carrier store with external files (make seed's spec), verify, export and backup.
 # A data race or other TSan report in any run fails the script, naming the run; so does a run that
 # fails. When the kernel's address-space randomization is too wide for TSan ("unexpected memory
@@ -22,7 +23,7 @@ BIN="$($SWIFT build "${FLAGS[@]}" --show-bin-path)/coreseed"
 work=$(mktemp -d /tmp/coreseed-tsan-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 python3 Benchmarks/generate.py --rows "$ROWS" --dir "$work" --kinds csv,json,xml >/dev/null
-for kind in csv json xml; do
+for kind in csv json xml csv-computed; do
   sed -e "s#../../Inputs/#$ROOT/Inputs/#" -e "s#../../.build/bench/out/#$work/#" -e "s#../../.build/bench/#$work/#" \
     "Benchmarks/specs/bench-$kind.json" >"$work/$kind.json"
 done
@@ -54,6 +55,8 @@ run "JSON build" build "$work/json.json" --output "$work/json.sqlite" --quiet
 run "XML build" build "$work/xml.json" --output "$work/xml.sqlite" --quiet
 run "CSV build with --max-errors" build "$work/csv.json" --output "$work/max.sqlite" --max-errors 100 --quiet
 run "CSV build --into" build "$work/csv.json" --into "$work/csv.sqlite" --quiet
+run "CSV build with a computed field and a filter" build "$work/csv-computed.json" --output "$work/computed.sqlite" --quiet
+run "world atlas (computed keys, joins, UUIDs)" build Inputs/world.json --output "$work/world/World.sqlite" --quiet
 run "carrier store with external files" build Inputs/seed.json --output "$work/carriers/Carriers.sqlite" --quiet
 run "verify" verify "$work/csv.sqlite" --model "$MODEL"
 run "verify (external files)" verify "$work/carriers/Carriers.sqlite" --model Inputs/Carriers.xcdatamodeld
