@@ -19,6 +19,9 @@ public struct Record: Sendable, Equatable {
     /// Per-field lines, when a field can be on another line than the record's start (XML); 0 = the
     /// record's line. Aligned with `values`.
     public var fieldLines: [Int]?
+    /// A computed field that failed on this record, when its reader tolerates that
+    /// (``ComputedFieldsReader/toleratesFailures``): the build rejects the record with it.
+    var computeFailure: ReaderError?
 
     public init(location: SourceLocation, values: [FieldValue], fieldColumns: [Int]? = nil) {
         self.location = location

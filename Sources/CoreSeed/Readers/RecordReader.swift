@@ -46,6 +46,8 @@ enum FieldView {
 /// A reader that can show its current record's fields in place, for the build's fast path: a record
 /// is read and checked as by `next()`, and a `Record` is made only when asked for.
 protocol FieldViewReader: AnyObject {
+    /// A computed field that failed on the current record (only ``ComputedFieldsReader`` has any).
+    var currentFailure: ReaderError? { get }
     /// Whether ``nextRaw()`` may be used (before any `next()`).
     var readsRaw: Bool { get }
     /// Moves to the next record; false at the end. Not to be mixed with `next()`.
@@ -54,4 +56,8 @@ protocol FieldViewReader: AnyObject {
     func fieldView(_ index: Int) -> FieldView
     /// The current record as `next()` would have returned it.
     func currentRecord() throws(ReaderError) -> Record
+}
+
+extension FieldViewReader {
+    var currentFailure: ReaderError? { nil }
 }

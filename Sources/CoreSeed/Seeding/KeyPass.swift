@@ -69,7 +69,7 @@ struct KeyPass {
                 reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: values))
                 reading.start(source: sourceIndex, name: first.name)
                 do {
-                    _ = try reader.visitRows(&reading)
+                    _ = try reader.visitRows(&reading, toleratingComputeFailures: validate)
                 } catch {
                     self = reading.pass
                     throw error

@@ -17,6 +17,8 @@ protocol RowInput {
     func integerKey(field: Int) -> Int64?
     /// Whether `field` is blank: NULL, empty, or only spaces and tabs.
     func isBlank(field: Int) -> Bool
+    /// A computed field that failed on this record (tolerated; the value checks reject the record).
+    var computeFailure: ReaderError? { get }
 }
 
 extension RowInput {
@@ -42,6 +44,13 @@ extension RecordReader {
     /// Each in-place reader is taken by its own type, so that the visitor's per-field path is compiled
     /// for it (no generic dispatch per field): the one place that knows the reader types.
     func visitRows<Visitor: RowInputVisitor>(_ visitor: inout Visitor) throws -> Bool {
+        return try visitRows(&visitor, toleratingComputeFailures: false)
+    }
+
+    /// ``visitRows(_:)``; with `toleratingComputeFailures`, a computed field that fails on a record
+    /// marks it (``RowInput/computeFailure``) instead of stopping the reading (`--max-errors`).
+    func visitRows<Visitor: RowInputVisitor>(_ visitor: inout Visitor, toleratingComputeFailures: Bool) throws -> Bool {
+        if toleratingComputeFailures { (self as? ComputedFieldsReader)?.toleratesFailures = true }
         func inPlace<Reader: FieldViewReader>(_ reader: Reader) throws -> Bool {
             while try reader.nextRaw() {
                 var input = FieldViewInput(reader: reader)
@@ -71,6 +80,8 @@ struct RecordInput: RowInput {
     }
 
     func record() -> Record { full }
+
+    var computeFailure: ReaderError? { full.computeFailure }
 
     @inline(__always)
     func appendFast(_ fill: AttributeFill, to batch: inout RowBatch) -> Bool {
@@ -109,6 +120,8 @@ struct FieldViewInput<Reader: FieldViewReader>: RowInput {
     init(reader: Reader) {
         self.reader = reader
     }
+
+    var computeFailure: ReaderError? { reader.currentFailure }
 
     mutating func record() throws -> Record {
         if let made { return made }

@@ -119,7 +119,7 @@ struct RowProducer: Sendable {
                         let keyFields = seedPlan.entities[cursor.entityIndex].sources[sourceIndex].keyFields
                         return keyFields.count == 1 ? keyFields[0] : -1
                     }
-                    guard try reader.visitRows(&self) else { return }
+                    guard try reader.visitRows(&self, toleratingComputeFailures: producer.plan.maxErrors > 0 || producer.plan.dryRun) else { return }
                     if let computed = reader as? ComputedFieldsReader {
                         if computed.filtered > 0 { producer.filtered[first.name] = computed.filtered }
                         for (name, count) in computed.unmatchedJoinKeys where count > 0 { producer.unmatchedJoinKeys[name, default: 0] += count }

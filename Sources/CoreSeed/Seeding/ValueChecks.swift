@@ -79,7 +79,7 @@ struct ValueChecks {
             let reader = try first.spec.openReader(relativeTo: plan.specDirectory)
             reader.project(plan.projection(group, sourceIndex: sourceIndex, fieldCount: first.fieldNames.count, values: true))
             visitor.start(source: sourceIndex)
-            guard try reader.visitRows(&visitor) else { return handoff.finish(nil) }
+            guard try reader.visitRows(&visitor, toleratingComputeFailures: true) else { return handoff.finish(nil) }
         }
         guard visitor.flush() else { return handoff.finish(nil) }
         handoff.finish(nil)
@@ -109,6 +109,16 @@ struct ValueChecks {
         }
 
         mutating func visit<Input: RowInput>(_ input: inout Input) throws -> Bool {
+            if let failure = input.computeFailure, case .computedFieldFailed(let field, _) = failure.reason {
+                // A computed field failed: every entity of the group rejects the record.
+                for slot in checked.indices {
+                    failures.append(Failure(record: record, slot: slot, error: MappingError(
+                        location: failure.location, field: field, entity: checked[slot].entity, attribute: field,
+                        failure: .breaksRule(failure.message))))
+                }
+                record += 1
+                return record % ValueChecks.batchRecords != 0 || flush()
+            }
             for slot in checked.indices {
                 for attribute in checked[slot].fills where !input.acceptsFast(attribute) {
                     let full = try input.record()

@@ -107,4 +107,24 @@ import CoreSeedTestSupport
         #expect(result.stderr.hasPrefix("subdivisions.json:2:2: error: computed field 'country': the expression failed on this record: "), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("World.sqlite")))
     }
+
+    /// Under `--max-errors`, the record a computed field fails on is left out and counted, in place and
+    /// on the general path (a JSON source with a nested path reads records whole), and its message is
+    /// the same as without.
+    @Test(arguments: [false, true])
+    func aFailingExpressionIsToleratedByMaxErrors(nested: Bool) throws {
+        let name = nested ? "info.name" : "name"
+        let fields = #"{ "code": "code", "name": "\#(name)", "kind": "type", "parentCode": "parent", "country": { "sql": "json_extract(:name, '$.x')" } }"#
+        let records = nested
+            ? #"[{"code": "AD-02", "info": {"name": "{\"x\": \"AD\"}"}, "type": "P", "parent": null},"# + "\n" + #" {"code": "AZ-NX", "info": {"name": "not json"}, "type": "P"}]"#
+            : #"[{"code": "AD-02", "name": "{\"x\": \"AD\"}", "type": "P", "parent": null},"# + "\n" + #" {"code": "AZ-NX", "name": "not json", "type": "P"}]"#
+        let scratch = try Self.prepare(subdivisions: records, fields: fields)
+        let result = try scratch.run(["build", "spec.json", "--max-errors", "1", "--report", "report.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("subdivisions.json:2:2: warning: rejected: computed field 'country': the expression failed on this record: malformed JSON (Subdivision.country)"), "\(result.stderr)")
+        #expect(result.stdout.contains("1 record rejected"), "\(result.stdout)")
+        #expect(try scratch.query("World.sqlite", "SELECT ZCODE FROM ZSUBDIVISION") == [["AD-02"]])
+        let report = try String(contentsOfFile: scratch.path("report.json"), encoding: .utf8)
+        #expect(report.contains("computed field 'country'"), "\(report)")
+    }
 }

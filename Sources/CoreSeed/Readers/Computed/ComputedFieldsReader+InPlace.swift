@@ -27,7 +27,16 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
         while try reader.nextRaw() {
             position += 1
             slots.clear()
-            if try computeInPlace(reader) { return true }
+            currentFailure = nil
+            do throws(ReaderError) {
+                if try computeInPlace(reader) { return true }
+            } catch {
+                // Tolerated (see `toleratesFailures`): the fields stay NULL, the record is marked.
+                guard toleratesFailures, case .computedFieldFailed = error.reason else { throw error }
+                slots.clear()
+                currentFailure = error
+                return true
+            }
             filtered += 1
         }
         for table in tables { unmatchedJoinKeys[table.plan.name] = table.unmatched }
@@ -47,6 +56,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
         for index in 0..<(fieldNames.count - ownCount) { record.values.append(slots.value(index)) }
         record.fieldLines? += Array(repeating: 0, count: fieldNames.count - count)
         record.fieldColumns? += Array(repeating: 0, count: fieldNames.count - count)
+        record.computeFailure = currentFailure
         return record
     }
 

@@ -17,6 +17,12 @@ final class ComputedFieldsReader: RecordReader {
     /// Records the filter left out so far.
     // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var filtered = 0
+    /// With `--max-errors` (the build's value checks reject such records): an expression that fails
+    /// on a record leaves its fields NULL and marks the record (``currentFailure``) instead of throwing.
+    var toleratesFailures = false
+    /// The failure of the current record, when tolerated.
+    // SAFETY: as `inPlaceBase`.
+    @exclusivity(unchecked) var currentFailure: ReaderError?
     let base: any RecordReader
     let file: String
     /// How one step computes its value.
@@ -162,19 +168,28 @@ final class ComputedFieldsReader: RecordReader {
             record.fieldLines? += Array(repeating: 0, count: fieldNames.count - count)
             record.fieldColumns? += Array(repeating: 0, count: fieldNames.count - count)
             position += 1
+            currentFailure = nil
             var kept = true
-            for stage in stages {
+            stages: for stage in stages {
                 switch stage {
                 case .record(let index):
                     let step = steps[index]
                     let value = try computeValue(step, record)
                     if let field = step.field { record.values[field] = value }
                 case .expressions(let expression, let outputs, let arguments, let members):
-                    let bound = try arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, steps[members[0]].name) }
-                    guard let values = try? expression.evaluateAll(bound) else {
+                    guard let values = try? expression.evaluateAll(try arguments.map { index throws(ReaderError) in
+                        try Self.argument(record.values[index], record, steps[members[0]].name)
+                    }) else {
                         // One of them fails on this record: evaluated alone, it names itself.
-                        for member in members { _ = try computeValue(steps[member], record) }
-                        throw ReaderError(.computedFieldFailed(field: steps[members[0]].name, problem: "the expressions failed together"), at: record.location)
+                        do throws(ReaderError) {
+                            for member in members { _ = try computeValue(steps[member], record) }
+                            throw ReaderError(.computedFieldFailed(field: steps[members[0]].name, problem: "the expressions failed together"), at: record.location)
+                        } catch {
+                            guard toleratesFailures, case .computedFieldFailed = error.reason else { throw error }
+                            currentFailure = error
+                            record.computeFailure = error
+                            break stages
+                        }
                     }
                     for (column, output) in outputs.enumerated() {
                         let value = Self.fieldValue(values[column])
