@@ -70,16 +70,16 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
                 let step = steps[index]
                 let value = try computeValue(step, try currentRecord())
                 if let field = step.field { slots.store(value, at: field - ownCount) }
-            case .expressions(let expression, let outputs, let arguments, let members):
+            case .expressions(let stage):
                 do {
-                    try evaluateInPlace(expression, arguments, reader, members[0]) { column, view in
-                        if let output = outputs[column] { slots.store(view, at: output - ownCount) } else if !Self.isTrue(view) { kept = false }
+                    try evaluateInPlace(stage.expression, stage.arguments, reader, stage.members[0]) { column, view in
+                        if let output = stage.outputs[column] { slots.store(view, at: output - ownCount) } else if !Self.isTrue(view) { kept = false }
                     }
                 } catch {
-                    guard members.count > 1 else { throw error }
+                    guard stage.members.count > 1 else { throw error }
                     // One of them fails on this record: evaluated alone, it names itself.
                     let record = try currentRecord()
-                    for member in members { _ = try computeValue(steps[member], record) }
+                    for member in stage.members { _ = try computeValue(steps[member], record) }
                     throw error
                 }
             }

@@ -41,9 +41,22 @@ final class ComputedFieldsReader: RecordReader {
     enum Stage {
         /// A key, UUID or join step (index into ``steps``), computed from the record's values.
         case record(Int)
-        /// Expression steps: per column the record index it fills (nil: the filter), the record index
-        /// of each parameter, and the steps (for messages).
-        case expressions(SQLiteExpression, outputs: [Int?], arguments: [Int], members: [Int])
+        /// Expression steps evaluated by one statement.
+        case expressions(ExpressionStage)
+    }
+
+    /// Expression steps run by one statement: per column the record index it fills (nil: the filter),
+    /// the record index of each parameter, and the steps (for messages). A class, so that a record's
+    /// pass over the stages takes one reference per stage, not three arrays.
+    final class ExpressionStage {
+        let expression: SQLiteExpression
+        let outputs: [Int?]
+        let arguments: [Int]
+        let members: [Int]
+
+        init(_ expression: SQLiteExpression, outputs: [Int?], arguments: [Int], members: [Int]) {
+            (self.expression, self.outputs, self.arguments, self.members) = (expression, outputs, arguments, members)
+        }
     }
 
     let stages: [Stage]
@@ -100,7 +113,7 @@ final class ComputedFieldsReader: RecordReader {
         }
         if let filter {
             let expression: SQLiteExpression
-            do throws(SQLiteExpression.Problem) { expression = try SQLiteExpression("CASE WHEN (\(filter)) THEN 1 ELSE 0 END") } catch {
+            do throws(SQLiteExpression.Problem) { expression = try SQLiteExpression("(\(filter)) IS TRUE") } catch {
                 throw fail("\"where\": \(error.message)")
             }
             ordered.append((nil, "where", .expression(expression),
@@ -117,7 +130,7 @@ final class ComputedFieldsReader: RecordReader {
         var stages: [Stage] = [], run: [Int] = []
         func alone(_ index: Int) -> Stage? {
             guard case .expression(let expression) = steps[index].rule else { return nil }
-            return .expressions(expression, outputs: [steps[index].field], arguments: steps[index].arguments, members: [index])
+            return .expressions(ExpressionStage(expression, outputs: [steps[index].field], arguments: steps[index].arguments, members: [index]))
         }
         func flush() throws(ReaderError) {
             defer { run = [] }
@@ -133,8 +146,9 @@ final class ComputedFieldsReader: RecordReader {
                 stages += run.compactMap(alone)  // each was prepared alone already: evaluate them alone
                 return
             }
-            stages.append(.expressions(merged, outputs: run.map { steps[$0].field },
-                                       arguments: try indexes(of: merged.parameterNames, names: names, what: "fields", fail: fail), members: run))
+            stages.append(.expressions(ExpressionStage(merged, outputs: run.map { steps[$0].field },
+                                                       arguments: try indexes(of: merged.parameterNames, names: names, what: "fields", fail: fail),
+                                                       members: run)))
         }
         for (index, step) in steps.enumerated() {
             guard case .expression = step.rule else {
@@ -176,7 +190,8 @@ final class ComputedFieldsReader: RecordReader {
                     let step = steps[index]
                     let value = try computeValue(step, record)
                     if let field = step.field { record.values[field] = value }
-                case .expressions(let expression, let outputs, let arguments, let members):
+                case .expressions(let stage):
+                    let (expression, outputs, arguments, members) = (stage.expression, stage.outputs, stage.arguments, stage.members)
                     guard let values = try? expression.evaluateAll(try arguments.map { index throws(ReaderError) in
                         try Self.argument(record.values[index], record, steps[members[0]].name)
                     }) else {
