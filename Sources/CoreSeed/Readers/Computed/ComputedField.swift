@@ -2,7 +2,9 @@
 /// record's fields (`"fields": {"country": {"sql": "substr(:code, 1, instr(:code, '-') - 1)"}}`;
 /// ``SQLiteExpression``), or a generated UUID of an attribute's `{"uuid": …}` (``NameBasedUUID``).
 public struct ComputedField: Sendable, Equatable {
-    public enum Formula: Sendable, Equatable {
+    // Indirect (each case boxed): laid out inline, the -O case test of this multi-payload enum read an
+    // uninitialised byte under valgrind (Swift 6.3.1, make memcheck's world build); boxed, it reads the box.
+    public indirect enum Formula: Sendable, Equatable {
         /// One SQL expression; `:name` is the record's field `name` (or another computed field).
         case sql(String)
         /// The version-5 UUID of `coreseed:<entity>/<key>` in the URL namespace, `key` the natural key
