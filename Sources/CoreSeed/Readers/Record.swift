@@ -29,3 +29,16 @@ public struct Record: Sendable, Equatable {
         self.fieldColumns = fieldColumns
     }
 }
+
+extension FieldValue {
+    /// The value SQLite gave, with its storage class kept.
+    init(_ value: SQLiteValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .text(let text): self = .text(text)
+        case .blob(let bytes): self = .blob(bytes)
+        }
+    }
+}

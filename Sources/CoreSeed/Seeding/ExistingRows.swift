@@ -48,7 +48,7 @@ struct ExistingRows: Sendable {
                 for row in try database.rows(sql) {
                     guard case .integer(let primaryKey) = row[0] else { continue }
                     try checkVersion(row[1], of: entity, key: primaryKey, storePath: storePath)
-                    let parts = row.dropFirst(2).map { NaturalKey.part(ExistingRows.fieldValue($0)) }
+                    let parts = row.dropFirst(2).map { NaturalKey.part(FieldValue($0)) }
                     guard parts.allSatisfy({ $0 != nil }) else { continue }
                     let key = parts.map { $0! }.joined(separator: String(NaturalKey.separator))
                     if let first = keys[index].updateValue(primaryKey, forKey: LinkKey(entity.comparedKey(key))) {
@@ -154,20 +154,10 @@ struct ExistingRows: Sendable {
         var parts: [String] = []
         for (field, fill) in zip(source.keyFields, reader.coercers) {
             guard let converted = try? fill.coercer.coerce(record.values[field]),
-                  let part = NaturalKey.part(ExistingRows.fieldValue(converted)) else { return nil }
+                  let part = NaturalKey.part(FieldValue(converted)) else { return nil }
             parts.append(part)
         }
         return parts.joined(separator: String(NaturalKey.separator))
-    }
-
-    static func fieldValue(_ value: SQLiteValue) -> FieldValue {
-        switch value {
-        case .null: .null
-        case .integer(let v): .integer(v)
-        case .real(let v): .real(v)
-        case .text(let v): .text(v)
-        case .blob(let v): .blob(v)
-        }
     }
 }
 

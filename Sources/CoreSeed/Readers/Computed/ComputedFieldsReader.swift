@@ -207,7 +207,7 @@ final class ComputedFieldsReader: RecordReader {
                         }
                     }
                     for (column, output) in outputs.enumerated() {
-                        let value = Self.fieldValue(values[column])
+                        let value = FieldValue(values[column])
                         if let output { record.values[output] = value } else if value != .integer(1) { kept = false }
                     }
                 }
@@ -224,7 +224,7 @@ final class ComputedFieldsReader: RecordReader {
         switch step.rule {
         case .expression(let expression):
             let arguments = try step.arguments.map { index throws(ReaderError) in try Self.argument(record.values[index], record, step.name) }
-            do throws(SQLiteExpression.Problem) { return Self.fieldValue(try expression.evaluate(arguments)) } catch {
+            do throws(SQLiteExpression.Problem) { return FieldValue(try expression.evaluate(arguments)) } catch {
                 throw ReaderError(.computedFieldFailed(field: step.name, problem: error.message), at: record.location)
             }
         case .uuidFromKey(let entity):
@@ -248,16 +248,6 @@ final class ComputedFieldsReader: RecordReader {
         case .list:
             throw ReaderError(.computedFieldFailed(field: name, problem: "a field it names holds a list (repeated values); an expression takes one value"),
                               at: record.location)
-        }
-    }
-
-    private static func fieldValue(_ value: SQLiteValue) -> FieldValue {
-        switch value {
-        case .null: .null
-        case .integer(let number): .integer(number)
-        case .real(let number): .real(number)
-        case .text(let text): .text(text)
-        case .blob(let bytes): .blob(bytes)
         }
     }
 }
