@@ -17,7 +17,7 @@ enum BuildCommand: Command {
         .value("configuration", "NAME", "build a store of only this configuration's entities"),
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
         .choice("mode", ["replace", "upsert", "insert", "sync"], "replace: write a new store; upsert, insert, sync: update one (see above)"),
-        .flag("allow-deletes", "let --mode sync delete more than half of an entity's stored rows"),
+        .flag("allow-deletes", "let --mode sync delete more than half of an entity's stored rows (nothing else deletes)"),
         .flag("quiet", "print no progress and no summary"),
         .timeout,
     ]
@@ -81,9 +81,6 @@ enum BuildCommand: Command {
         }
         if options.into != nil, options.mode == .replace {
             throw Arguments.UsageError(message: "--mode replace writes a new store; --into updates one: give one of them")
-        }
-        if options.allowDeletes, options.mode != .sync {
-            throw Arguments.UsageError(message: "--allow-deletes lets --mode sync delete rows; without --mode sync nothing is deleted")
         }
         let quiet = arguments.flag("quiet")
         let display = quiet ? nil : ProgressDisplay()

@@ -158,10 +158,12 @@ import CoreSeedTestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("S.sqlite"))) == before)
     }
 
-    @Test func syncIsRefusedInTheSpecAndAllowDeletesNeedsIt() throws {
+    @Test func syncIsAskedForOnTheCommandLineOnly() throws {
         let scratch = try Self.prepare(itemsRule: "Nullify")
-        let flag = try scratch.run(["build", "spec.json", "--into", "S.sqlite", "--allow-deletes"])
-        #expect(flag.status == 64)
-        #expect(flag.stderr.hasPrefix("error: --allow-deletes lets --mode sync delete rows; without --mode sync nothing is deleted\n"), "\(flag.stderr)")
+        let spec = try String(contentsOfFile: scratch.path("spec.json"), encoding: .utf8)
+        try scratch.write("spec.json", spec.replacingOccurrences(of: #""output": "S.sqlite","#, with: #""output": "S.sqlite", "mode": "sync","#))
+        let run = try scratch.run(["build", "spec.json", "--into", "S.sqlite"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("mode: \"sync\" deletes rows, so it is asked for on the command line only"), "\(run.stderr)")
     }
 }
