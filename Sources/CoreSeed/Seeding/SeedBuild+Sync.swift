@@ -79,14 +79,14 @@ extension SeedBuild {
                                  existing: ExistingRows) -> String {
         guard let index = plan.seedPlan.entities.firstIndex(where: { $0.name == entity }),
               case .attributes(let columns, _) = existing.keyReaders[index], !columns.isEmpty,
-              let table = plan.seedPlan.layout.entity(named: entity)?.tableName else { return "\(entity) Z_PK \(primaryKey)" }
+              let table = plan.seedPlan.layout.entity(named: entity)?.tableName else { return "\(entity) \(CoreDataSchema.primaryKey) \(primaryKey)" }
         var parts: [String] = []
         for column in columns {
             guard let value = try? store.rows(CoreDataSQL.syncRowColumn(table: table, column: column), [.integer(primaryKey)]).first?[1],
-                  let part = NaturalKey.part(FieldValue(value)) else { return "\(entity) Z_PK \(primaryKey)" }
+                  let part = NaturalKey.part(FieldValue(value)) else { return "\(entity) \(CoreDataSchema.primaryKey) \(primaryKey)" }
             parts.append(part)
         }
-        return "\(entity) '\(parts.joined(separator: ", "))' (Z_PK \(primaryKey))"
+        return "\(entity) '\(parts.joined(separator: ", "))' (\(CoreDataSchema.primaryKey) \(primaryKey))"
     }
 }
 
