@@ -12,7 +12,20 @@ public struct BuildReport: Sendable {
         public var unchanged = 0
     }
 
+    /// A sync's deletions in one entity (`--mode sync`).
+    public struct Deletions: Sendable, Equatable {
+        /// Rows deleted (or, in a dry run, that would be).
+        public var rows: Int
+        /// Of those, per "Entity.relationship" whose Cascade rule deleted them: how many.
+        public var cascades: [String: Int]
+
+        /// How many were deleted because their key is in no record.
+        public var unlisted: Int { rows - cascades.values.reduce(0, +) }
+    }
+
     public var entities: [EntityCount] = []
+    /// A sync: per entity, the rows deleted.
+    public var deletions: [String: Deletions] = [:]
     /// Join-table rows written, per join table.
     public var joinRows: [String: Int] = [:]
     /// Per "Entity.relationship": links dropped because their key matched no row (`"onUnresolved":
@@ -28,12 +41,30 @@ public struct BuildReport: Sendable {
     public var warnings: [Diagnostic] = []
     /// The store written; nil in a dry run.
     public var output: String?
+    /// An update (`--into`): the store it reads (also in a dry run, which leaves it as it was).
+    public var storePath: String?
     /// An update of an existing store (`--into`): how many rows of the seeded entities it had before
     /// (nil for a new store). The summary says how many of them were kept as they were.
     public var storedRowsBefore: Int?
     public var seconds: Double = 0
 
     public var totalRows: Int { entities.reduce(0) { $0 + $1.rows } }
+
+    /// Rows a sync deleted, over all entities.
+    public var totalDeleted: Int { deletions.values.reduce(0) { $0 + $1.rows } }
+
+    /// The summary line's words for a sync's deletions ("" when none): `, 3 deleted (Item 2 by cascade
+    /// from Owner.items; Owner 1)`.
+    public var deletedText: String {
+        guard totalDeleted > 0 else { return "" }
+        let each = deletions.sorted { $0.key < $1.key }.map { entity, counts -> String in
+            let causes = counts.cascades.sorted { $0.key < $1.key }
+            if causes.isEmpty { return "\(entity) \(counts.rows)" }
+            if counts.unlisted == 0 && causes.count == 1 { return "\(entity) \(counts.rows) by cascade from \(causes[0].key)" }
+            return "\(entity) \(counts.rows), of which " + causes.map { "\($0.value) by cascade from \($0.key)" }.joined(separator: ", ")
+        }
+        return ", \(totalDeleted) deleted (\(each.joined(separator: "; ")))"
+    }
 
     /// What the summary line adds for records left out as rejected (`--max-errors`: each listed in
     /// ``rejected``) and for dropped links ("" when there are none):
@@ -77,6 +108,24 @@ public struct BuildReport: Sendable {
                                 json.field("rejected", entity.rejected)
                                 json.field("updated", entity.updated)
                                 json.field("unchanged", entity.unchanged)
+                            }
+                        }
+                    }
+                }
+            }
+            if !deletions.isEmpty {
+                json.field("deleted") { json in
+                    json.object { json in
+                        for (name, counts) in deletions.sorted(by: { $0.key < $1.key }) {
+                            json.field(name) { json in
+                                json.object { json in
+                                    json.field("rows", counts.rows)
+                                    json.field("cascades") { json in
+                                        json.object { json in
+                                            for (cause, count) in counts.cascades.sorted(by: { $0.key < $1.key }) { json.field(cause, count) }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }

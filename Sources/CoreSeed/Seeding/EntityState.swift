@@ -11,6 +11,12 @@ struct EntityState {
     var rejected = 0
     /// Insert mode: records whose key is already in the store (left as they are).
     var skippedExisting = 0
+    /// Sync: the `Z_PK`s of the stored rows whose key some record has (kept, rejected or a duplicate):
+    /// the rows the sync keeps.
+    var storedSeen = Set<Int64>()
+    /// Sync: records left out whose key cannot be read as the store holds it (which stored row they
+    /// stand for is unknown, so nothing of the entity may be deleted).
+    var unreadableLeftOut: SourceLocation?
     /// Natural key → record ordinal.
     var keyIndex = KeyIndex()
     /// Per field link: the destination keys each record names.

@@ -5,8 +5,10 @@
 /// is what the row pass writes.
 struct KeyPass {
     let plan: BuildPlan
-    /// The store an upsert or insert updates.
-    let existing: ExistingRows?
+    /// The store an upsert or insert updates (a sync leaves out of its keys the rows it deletes).
+    var existing: ExistingRows?
+    /// Sync: every record's stored row is noted (`EntityState.storedSeen`), left out or not.
+    var notesStoredRows = false
     let insertOnly: Bool
     var rejections: Rejections
     var states: [EntityState]
@@ -123,6 +125,18 @@ struct KeyPass {
             state.numbers.matched.append(primaryKey)
         } else if existing != nil {
             state.numbers.matched.append(0)
+        }
+        if notesStoredRows, let existing {
+            if let matched = state.numbers.matched.last, matched != 0 {
+                state.storedSeen.insert(matched)
+            } else if !keep {
+                // A left-out record still stands for its stored row: the sync must not delete it.
+                if let key = existing.storedKey(try input.record(), source: fields.source, reader: existing.keyReaders[index]) {
+                    if let primaryKey = existing.keys[index][LinkKey(seedPlan.entities[index].comparedKey(key))] { state.storedSeen.insert(primaryKey) }
+                } else if state.unreadableLeftOut == nil {
+                    state.unreadableLeftOut = try input.record().location
+                }
+            }
         }
         if !keep && !(insertOnly && state.numbers.matched.last ?? 0 != 0) { state.rejected += 1 }
         state.kept.append(keep)

@@ -14,6 +14,9 @@ extension SeedBuild {
         /// The store UUID being hashed from the inputs.
         private var pendingUUID: BatchHandoff<String, any Error>?
         private let uuidStop = StopFlag()
+        /// Key columns ("TABLE.COLUMN") a sync left pointing at deleted rows (No Action, as Core Data
+        /// leaves them): the self-check reports them as warnings there, not as differences.
+        var toleratedDangling: Set<String> = []
 
         init(plan: BuildPlan, options: Options, destination: Destination, output: String) {
             self.plan = plan
@@ -30,7 +33,12 @@ extension SeedBuild {
             switch destination {
             case .nowhere:
                 return nil
-            case .existingStore(let writer, _, _):
+            case .existingStore(let writer, _, _, _):
+                // A dry run made its changes in the copy only: the store stays as it was.
+                if options.dryRun {
+                    writer.abandon()
+                    return nil
+                }
                 var extra = seedPlan.spec.metadata
                 if let version = seedPlan.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
                 try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)
@@ -99,7 +107,7 @@ extension SeedBuild {
             // A new store must be a fresh Core Data store to the letter; an updated one keeps its history.
             let standard: StoreVerifier.Standard = if case .newStore = destination { .freshStore } else { .runTime }
             let verifier = StoreVerifier(versions: versions, configuration: options.configuration ?? plan.seedPlan.spec.configuration,
-                                         standard: standard)
+                                         standard: standard, toleratedDangling: toleratedDangling)
             let verified = Result { try verifier.verify(database, into: &check, integrity: false, values: false) }
             let integrity = try result.wait().get()
             try verified.get()

@@ -25,6 +25,9 @@ public enum SeedBuild {
         public var configuration: String?
         /// Overrides the spec's `mode`: `upsert` or `insert` update an existing store.
         public var mode: SeedSpec.Mode?
+        /// A sync (`--mode sync`) deletes any share of an entity's rows; without it, one that would delete
+        /// more than half of an entity's stored rows stops, changing nothing (`deletionShareLimit`).
+        public var allowDeletes = false
         /// The existing store to upsert into (default: the output).
         public var into: String?
         /// Called now and then, from any thread, with a progress line: the phase and, where known, a
@@ -48,17 +51,22 @@ public enum SeedBuild {
         /// A new store, written to a temporary file and renamed over the output.
         case newStore(StoreWriter)
         /// An existing store, updated in a copy that replaces it.
-        case existingStore(StoreWriter, ExistingRows, insertOnly: Bool)
+        /// `sync`: the stored rows whose key is in no record are deleted (`SeedBuild+Sync.swift`).
+        case existingStore(StoreWriter, ExistingRows, insertOnly: Bool, sync: Bool)
 
         var writer: StoreWriter? {
             switch self {
             case .nowhere: nil
-            case .newStore(let writer), .existingStore(let writer, _, _): writer
+            case .newStore(let writer), .existingStore(let writer, _, _, _): writer
             }
         }
 
         var existing: ExistingRows? {
-            if case .existingStore(_, let rows, _) = self { rows } else { nil }
+            if case .existingStore(_, let rows, _, _) = self { rows } else { nil }
+        }
+
+        var syncs: Bool {
+            if case .existingStore(_, _, _, true) = self { true } else { false }
         }
     }
 
@@ -74,6 +82,9 @@ public enum SeedBuild {
         let framework = FrameworkVersion(spec.frameworkVersion ?? FrameworkVersion.newest.rawValue)
         let seedPlan = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
                                    framework: framework)
+        if spec.mode == .sync && options.mode != .sync {
+            throw FileError(.badRequest, path: specPath, message: "mode: \"sync\" deletes rows, so it is asked for on the command line only: build with --into STORE --mode sync, and leave \"mode\" out of the spec")
+        }
         let mode = options.mode ?? spec.mode
         var options = options
         if options.failOnRejects { options.maxErrors = Int.max }
@@ -108,7 +119,7 @@ public enum SeedBuild {
             options.progress?("reading the store to update")
             let (writer, rows) = try openExisting(target, writingTo: options.into == nil ? nil : options.output,
                                                   versions: versions, model: model, plan: plan, options: options)
-            destination = .existingStore(writer, rows, insertOnly: mode == .insert)
+            destination = .existingStore(writer, rows, insertOnly: mode == .insert, sync: mode == .sync)
         } else if options.dryRun {
             destination = .nowhere
         } else {
@@ -141,8 +152,9 @@ public enum SeedBuild {
         let timing = PhaseTiming()
         let existing = destination.existing
         var insertOnly = false
-        if case .existingStore(_, _, let only) = destination { insertOnly = only }
+        if case .existingStore(_, _, let only, _) = destination { insertOnly = only }
         var keys = KeyPass(plan: plan, existing: existing, insertOnly: insertOnly)
+        keys.notesStoredRows = destination.syncs
         var entities: [EntityNumbers]
         switch plan.numbering {
         case .asRead(let slots):
@@ -152,6 +164,7 @@ public enum SeedBuild {
             var reading: (@Sendable (String) -> Void)?
             if let report = options.progress { reading = { report("reading " + $0) } }
             try keys.readKeys(progress: reading)
+            if destination.syncs { leaveOutDeletedRows(&keys) }
             try keys.leaveOutUnresolved()
             try keys.leaveOutOrphans()
             timing.mark("pass 1: keys")
@@ -189,6 +202,7 @@ public enum SeedBuild {
 
         var report = BuildReport()
         report.storedRowsBefore = existing.map { rows in rows.keys.reduce(0) { $0 + $1.count } }
+        if existing != nil { report.storePath = options.into ?? finish.output }
         for (index, entity) in seedPlan.entities.enumerated() {
             let state = keys.states.isEmpty ? EntityState() : keys.states[index]
             report.entities.append(.init(name: entity.name, rows: producer.produced[index], rejected: state.rejected,
@@ -210,6 +224,12 @@ public enum SeedBuild {
         if let added = try rows?.writeJoinRows(keys.joinRows, layout: seedPlan.layout, ignoringDuplicates: existing != nil),
            existing != nil {
             report.joinRows = added.filter { $0.value > 0 }  // an update counts the links it added
+        }
+        if destination.syncs, let existing, let writer = destination.writer {
+            options.progress?("deleting the rows no record names")
+            let deletion = try deleteUnlisted(keys, existing: existing, store: writer.store, plan: plan, options: options,
+                                              storePath: options.into ?? finish.output, report: &report)
+            finish.toleratedDangling = deletion.leftColumns
         }
         report.droppedLinks = keys.droppedLinks
         report.filtered = producer.filtered

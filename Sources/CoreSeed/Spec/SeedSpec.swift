@@ -11,6 +11,9 @@ public struct SeedSpec: Sendable {
         case upsert
         /// Only rows whose key is not in the store yet are added.
         case insert
+        /// As `upsert`, and the stored rows of the seeded entities whose key is not in the input are
+        /// deleted, applying the model's delete rules (`SyncDeletion`). Asked for on the command line only.
+        case sync
     }
 
     /// What to do with a second record carrying a key already seen.

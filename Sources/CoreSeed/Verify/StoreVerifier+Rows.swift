@@ -71,8 +71,8 @@ extension StoreVerifier {
     func checkRows(_ database: SQLiteDatabase, _ schema: StoredSchema, _ layout: StoreLayout, builtByCoreSeed: Bool,
                    into report: inout Report) throws {
         let key = CoreDataSchema.primaryKey
-        func dangling(_ line: String) {
-            if builtByCoreSeed { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
+        func dangling(_ line: String, column: String) {
+            if builtByCoreSeed && !toleratedDangling.contains(column) { report.differences.append(line) } else { report.warnings.append(line + " (Core Data does not enforce foreign keys; a store it wrote may hold these)") }
         }
         for table in layout.tables where StoreVerifier.has(schema, table: table.name, columns: [key, CoreDataSchema.entityColumn]) {
             let allowed = layout.entities.filter { $0.tableName == table.name && !$0.isAbstract }.map { String($0.number) }
@@ -93,7 +93,7 @@ extension StoreVerifier {
                       StoreVerifier.has(schema, table: target.name, columns: [key]) else { continue }
                 let sql = CoreDataSQL.verifyDanglingKeys(table: table.name, column: column.name, target: target.name)
                 if case .integer(let count)? = try database.scalar(sql), count > 0 {
-                    dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(meaning))")
+                    dangling("\(table.name).\(column.name): \(count) dangling key(s) (\(meaning))", column: "\(table.name).\(column.name)")
                 }
             }
         }
@@ -110,7 +110,7 @@ extension StoreVerifier {
                     let pairs = try database.rows(pairsSQL).map { row in
                         "\(join.firstColumn) \(ExistingRows.shown(row[0])) with \(join.secondColumn) \(ExistingRows.shown(row[1]))"
                     }
-                    dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity)) (\(pairs.joined(separator: "; "))\(count > 5 ? "; …" : ""))")
+                    dangling("\(join.name).\(column): \(count) dangling key(s) (→ \(entity)) (\(pairs.joined(separator: "; "))\(count > 5 ? "; …" : ""))", column: "\(join.name).\(column)")
                 }
             }
         }

@@ -47,13 +47,17 @@ public struct StoreVerifier {
     /// How long `verify(storeAt:)` waits for a lock another process holds on the store before it says the
     /// store is in use.
     public var timeout: Duration
+    /// Key columns ("TABLE.COLUMN") whose dangling keys are warnings even in a store CoreSeed wrote:
+    /// those a sync left pointing at deleted rows, as Core Data's No Action rule leaves them.
+    public var toleratedDangling: Set<String>
 
     public init(versions: ModelVersions, configuration: String? = nil, standard: Standard = .runTime,
-                timeout: Duration = StoreSnapshot.defaultTimeout) {
+                timeout: Duration = StoreSnapshot.defaultTimeout, toleratedDangling: Set<String> = []) {
         self.versions = versions
         self.configuration = configuration
         self.standard = standard
         self.timeout = timeout
+        self.toleratedDangling = toleratedDangling
     }
 
     /// Verifies the store at `path`.

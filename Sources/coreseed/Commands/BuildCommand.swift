@@ -16,7 +16,8 @@ enum BuildCommand: Command {
         .flag("allow-empty", "let a build that wrote no rows replace an existing store that holds rows"),
         .value("configuration", "NAME", "build a store of only this configuration's entities"),
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
-        .choice("mode", ["replace", "upsert", "insert"], "replace: write a new store; upsert, insert: update one (see above)"),
+        .choice("mode", ["replace", "upsert", "insert", "sync"], "replace: write a new store; upsert, insert, sync: update one (see above)"),
+        .flag("allow-deletes", "let --mode sync delete more than half of an entity's stored rows (nothing else deletes)"),
         .flag("quiet", "print no progress and no summary"),
         .timeout,
     ]
@@ -31,6 +32,14 @@ enum BuildCommand: Command {
         a blank cell keeps the stored value unless the spec says "onBlank": "null"), adds new rows
         above Z_MAX and keeps the rows the input does not mention; insert adds new rows only. A store
         an app has open is refused, never replaced under it.
+
+        --mode sync is upsert plus deletion: the stored rows of the entities the spec maps whose key no
+        record has are deleted, each applying the model's delete rules as Core Data's deleteObject:
+        and save would (Nullify clears the inverse, Cascade deletes the related rows, Deny refuses
+        the whole run naming the rows, No Action leaves their keys dangling). A run that would delete
+        more than half of an entity's stored rows stops, changing nothing, unless --allow-deletes is
+        given. The summary, --report and --dry-run (which changes nothing) list the deletions per
+        entity and the relationships whose Cascade caused them.
 
         --explain prints the mapping instead of building: per entity its sources and key, then one line
         per attribute ('closeDate ← 'Closing Date' (the spec): Date, date matching "d-MMM-yy" in
@@ -59,6 +68,7 @@ enum BuildCommand: Command {
         options.timeout = arguments.timeout
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
+        options.allowDeletes = arguments.flag("allow-deletes")
         if let mode = arguments.option("mode") {
             options.mode = SeedSpec.Mode(rawValue: mode)
         } else if options.into != nil {
@@ -143,7 +153,10 @@ enum BuildCommand: Command {
             let updated = report.entities.reduce(0) { $0 + $1.updated }
             let links = report.joinRows.values.reduce(0, +)
             let linkText = links > 0 ? ", \(links) join row\(links == 1 ? "" : "s") added" : ""
-            return "updated \(Terminal.displayPath(report.output ?? "")): \(rows) added, \(updated) updated, \(before - updated) kept\(linkText)\(report.rejectedAndDropped) in \(seconds) s"
+            let deleted = report.deletions.filter { name, _ in report.entities.contains { $0.name == name } }.values.reduce(0) { $0 + $1.rows }
+            let counts = "\(rows) added, \(updated) updated, \(before - updated - deleted) kept\(report.deletedText)\(linkText)\(report.rejectedAndDropped)"
+            if dryRun { return "checked (dry run, nothing written): would update \(Terminal.displayPath(report.storePath ?? "")): \(counts) in \(seconds) s" }
+            return "updated \(Terminal.displayPath(report.output ?? "")): \(counts) in \(seconds) s"
         }
         let joins = report.joinRows.values.reduce(0, +)
         let joinText = joins > 0 ? " and \(joins) join rows" : ""

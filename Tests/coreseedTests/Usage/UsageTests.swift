@@ -34,29 +34,31 @@ import CoreSeedTestSupport
         #expect(result.stdout.hasPrefix("""
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
                                   [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
-                                  [--into STORE] [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
+                                  [--into STORE] [--mode replace|upsert|insert|sync] [--allow-deletes] [--quiet]
+                                  [--timeout SECONDS]
 
             Reads the spec's sources,
             """))
         #expect(result.stdout.hasSuffix("""
 
             Arguments:
-              SPEC                           the seed spec (JSON; default Inputs/seed.json)
+              SPEC                                the seed spec (JSON; default Inputs/seed.json)
 
             Options:
-              --output PATH                  write the store here instead of the spec's "output"
-              --dry-run                      check every value and key, write nothing
-              --explain                      print how each attribute and relationship is fed (field, conversion, first value); build nothing
-              --report FILE                  write a JSON report: rows per entity, every rejected value and where
-              --max-errors N                 tolerate N rejected values (or all), leaving their records out (default 0)
-              --fail-on-rejects              check every value, list every problem, then fail without writing if any was rejected
-              --allow-empty                  let a build that wrote no rows replace an existing store that holds rows
-              --configuration NAME           build a store of only this configuration's entities
-              --into STORE                   update this existing store instead (it must match the model)
-              --mode replace|upsert|insert   replace: write a new store; upsert, insert: update one (see above)
-              --quiet                        print no progress and no summary
-              --timeout SECONDS              wait this long for a store another process has locked (default 10)
-              -h, --help                     show this help
+              --output PATH                       write the store here instead of the spec's "output"
+              --dry-run                           check every value and key, write nothing
+              --explain                           print how each attribute and relationship is fed (field, conversion, first value); build nothing
+              --report FILE                       write a JSON report: rows per entity, every rejected value and where
+              --max-errors N                      tolerate N rejected values (or all), leaving their records out (default 0)
+              --fail-on-rejects                   check every value, list every problem, then fail without writing if any was rejected
+              --allow-empty                       let a build that wrote no rows replace an existing store that holds rows
+              --configuration NAME                build a store of only this configuration's entities
+              --into STORE                        update this existing store instead (it must match the model)
+              --mode replace|upsert|insert|sync   replace: write a new store; upsert, insert, sync: update one (see above)
+              --allow-deletes                     let --mode sync delete more than half of an entity's stored rows (nothing else deletes)
+              --quiet                             print no progress and no summary
+              --timeout SECONDS                   wait this long for a store another process has locked (default 10)
+              -h, --help                          show this help
 
             Example:
               coreseed build Inputs/seed.json --output Outputs/Carriers.sqlite --report build-report.json
@@ -88,7 +90,8 @@ import CoreSeedTestSupport
             error: unknown option --frob
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
                                   [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
-                                  [--into STORE] [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
+                                  [--into STORE] [--mode replace|upsert|insert|sync] [--allow-deletes] [--quiet]
+                                  [--timeout SECONDS]
             see 'coreseed build --help'
 
             """)
@@ -104,7 +107,7 @@ import CoreSeedTestSupport
         (["preview", "seed.json", "banks", "--limit", "-1"], "--limit must be a non-negative integer, not '-1'"),
         (["verify"], "missing STORE"),
         (["export", "store.sqlite", "--model", "M.xcdatamodeld", "--format=xml"], "--format must be csv or json, not 'xml'"),
-        (["build", "--mode", "merge"], "--mode must be replace, upsert or insert, not 'merge'"),
+        (["build", "--mode", "merge"], "--mode must be replace, upsert, insert or sync, not 'merge'"),
         // --into A --output B is allowed now (issue 14: A is left as it was); --mode needs --into.
         (["build", "--mode", "upsert"], "--mode upsert needs --into STORE, the store to update"),
         (["build", "--into", "a.sqlite", "--mode", "replace"], "--mode replace writes a new store; --into updates one: give one of them"),
