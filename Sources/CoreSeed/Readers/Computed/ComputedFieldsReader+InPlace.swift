@@ -24,6 +24,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
     func nextRaw() throws(ReaderError) -> Bool {
         guard let reader = rawBase else { return false }
         inPlaceBase = reader
+        csvBase = reader as? CSVReader
         while try reader.nextRaw() {
             position += 1
             slots.clear()
@@ -44,9 +45,17 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
     }
 
     func fieldView(_ index: Int) -> FieldView {
-        // SAFETY: `nextRaw` set `inPlaceBase` before any record's field is asked for (FieldViewReader's order).
-        guard index >= ownCount else { return inPlaceBase.unsafelyUnwrapped.fieldView(index) }
+        guard index >= ownCount else { return ownFieldView(index) }
         return slots.view(index - ownCount)
+    }
+
+    /// Field `index` of the base's record: a direct call when the base is a CSV reader (the common
+    /// case, a call per field of every record), else through the protocol.
+    @inline(__always)
+    private func ownFieldView(_ index: Int) -> FieldView {
+        if let csvBase { return csvBase.fieldView(index) }
+        // SAFETY: `nextRaw` set `inPlaceBase` before any record's field is asked for (FieldViewReader's order).
+        return inPlaceBase.unsafelyUnwrapped.fieldView(index)
     }
 
     func currentRecord() throws(ReaderError) -> Record {
@@ -98,13 +107,13 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
         do throws(SQLiteExpression.Problem) {
             try expression.evaluateColumns(parameters: arguments.count, bind: { statement, position throws(SQLiteError) in
                 let index = arguments[Int(position) - 1]
-                let view = index < ownCount ? reader.fieldView(index) : slots.view(index - ownCount)
+                let view = index < ownCount ? ownFieldView(index) : slots.view(index - ownCount)
                 switch view {
                 case .null: try statement.bindNull(at: position)
                 case .integer(let number): try statement.bindInteger(number, at: position)
                 case .real(let number): try statement.bindReal(number, at: position)
                 // SAFETY: SQLITE_STATIC: the bytes (the base's record or this record's slots) stay as they are
-                // until the statement has stepped; `evaluateColumns` then resets it and clears the bindings.
+                // until the statement has stepped; every parameter is bound anew before the next step.
                 case .text(let bytes): try statement.bindStaticText(bytes.baseAddress, count: bytes.count, at: position)
                 case .other:
                     // A list or blob: bound from the record, as the general path binds it.

@@ -14,6 +14,9 @@ final class ComputedFieldsReader: RecordReader {
     /// reads in place only before it starts).
     // SAFETY: the reader's thread only; no method re-enters another (as every reader's state).
     @exclusivity(unchecked) var inPlaceBase: (any FieldViewReader)?
+    /// ``inPlaceBase`` when it is a CSV reader, for direct calls (without a retain per field).
+    // SAFETY: as `inPlaceBase`, which holds the same reader strongly for as long as this is set.
+    @exclusivity(unchecked) unowned(unsafe) var csvBase: CSVReader?
     /// Records the filter left out so far.
     // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var filtered = 0
