@@ -101,6 +101,11 @@ final class ComputedFieldsReader: RecordReader {
                 compiled.append((field.name, .joined(table: tables.firstIndex { $0.plan == plan }!, field: taken), keyFields))
             }
         }
+        // A `:name` that is no field's exact name stands for the one field it folds to (`:closing_date`
+        // for `Closing Date`): SQLite's parameter names are identifiers.
+        for index in compiled.indices {
+            compiled[index].reads = compiled[index].reads.map { Self.fieldName(for: $0, in: names) ?? $0 }
+        }
         // Each computed field after the computed fields it names; a cycle is an error.
         var ordered: [(field: Int?, name: String, rule: Rule, arguments: [Int])] = []
         var done = Set<String>(own), pending = Array(compiled.indices)
@@ -167,11 +172,25 @@ final class ComputedFieldsReader: RecordReader {
         return stages
     }
 
+    /// The field a parameter `:read` names: the field of that exact name, else the one field whose name
+    /// folds to the same letters and digits (``ASCII/foldedName(_:)``); nil when none or several do.
+    static func fieldName(for read: String, in names: [String]) -> String? {
+        if names.contains(read) { return read }
+        let folded = ASCII.foldedName(read)
+        let matches = names.filter { ASCII.foldedName($0) == folded }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
     /// The record index of each field in `reads`; an unknown name is an error listing the fields.
     private static func indexes(of reads: [String], names: [String], what: String,
                                 fail: (String) -> ReaderError) throws(ReaderError) -> [Int] {
         try reads.map { name throws(ReaderError) in
-            guard let index = names.firstIndex(of: name) else {
+            let folded = ASCII.foldedName(name)
+            let matches = names.filter { ASCII.foldedName($0) == folded }
+            if !names.contains(name), matches.count > 1 {
+                throw fail("\(what): ':\(name)' could be the field \(matches.map { "'\($0)'" }.joined(separator: " or ")): name one of them exactly")
+            }
+            guard let index = names.firstIndex(of: fieldName(for: name, in: names) ?? name) else {
                 throw fail("\(what): ':\(name)' is not a field of this source\(Suggestion.hint(for: name, in: names)) (fields: \(names.joined(separator: ", ")))")
             }
             return index
