@@ -17,18 +17,11 @@ public enum NameBasedUUID {
     /// The version-5 UUID of `name` in `namespace` (16 bytes).
     public static func version5(namespace: [UInt8], name: String) -> [UInt8] {
         let input = namespace + Array(name.utf8)
-        var digest = [UInt8](repeating: 0, count: 20)
-        // SAFETY: both views are used inside the closures only, by the one-shot digest call; `digest` holds a whole SHA-1.
-        input.withUnsafeBufferPointer { bytes in
-            digest.withUnsafeMutableBufferPointer { output in
-                #if canImport(CommonCrypto)
-                let result = CC_SHA1(bytes.baseAddress, CC_LONG(bytes.count), output.baseAddress)
-                #else
-                let result = SHA1(bytes.baseAddress, bytes.count, output.baseAddress)
-                #endif
-                precondition(result != nil, "SHA-1 failed in the platform's crypto library")
-            }
-        }
+        #if canImport(CommonCrypto)
+        let digest = SHA2.oneShot(input, size: 20, "SHA-1") { CC_SHA1($0, CC_LONG($1), $2) }
+        #else
+        let digest = SHA2.oneShot(input, size: 20, "SHA-1") { SHA1($0, $1, $2) }
+        #endif
         return stamped(Array(digest.prefix(16)), version: 5)
     }
 
