@@ -37,8 +37,21 @@ public enum SeedBuild {
         public var reportPath: String?
         /// How long a lock another process holds on the store being replaced or updated is waited for.
         public var timeout: Duration = StoreSnapshot.defaultTimeout
+        /// Lets an update (`--into`) of a store that tracks persistent history proceed without recording
+        /// its changes there (refused otherwise: `PersistentHistory.untrackedUpdateRefusal`).
+        public var noHistory = false
+        /// The transaction author recorded in the history (`HistoryTransaction.defaultAuthor` if nil).
+        public var author: String?
+        /// The history transaction's timestamp, seconds since 2001 (the CLI: `SOURCE_DATE_EPOCH`, else 0),
+        /// fixed so that identical inputs give a byte-identical store.
+        public var historyTimestamp: Double = 0
 
         public init() {}
+
+        /// The transaction a build records in a tracked store.
+        var historyTransaction: HistoryTransaction {
+            HistoryTransaction(author: author ?? HistoryTransaction.defaultAuthor, timestamp: historyTimestamp)
+        }
     }
 
     /// Where a build's rows go, decided once.
@@ -278,6 +291,10 @@ public enum SeedBuild {
             }
             let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
             throw FileError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
+        }
+        // Never silent: an update that records no history is invisible to CloudKit and extensions.
+        if !options.noHistory, try StoreSnapshot.read(path: target, timeout: options.timeout, { try PersistentHistory.isTracked($0.database) }) {
+            throw FileError(path: target, message: PersistentHistory.untrackedUpdateRefusal)
         }
         let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.seedPlan.layout, timeout: options.timeout)
         do {

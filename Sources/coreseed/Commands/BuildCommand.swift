@@ -17,6 +17,7 @@ enum BuildCommand: Command {
         .value("configuration", "NAME", "build a store of only this configuration's entities"),
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
         .choice("mode", ["replace", "upsert", "insert"], "replace: write a new store; upsert, insert: update one (see above)"),
+        .flag("no-history", "update a store that tracks persistent history without recording this run"),
         .flag("quiet", "print no progress and no summary"),
         .timeout,
     ]
@@ -30,7 +31,9 @@ enum BuildCommand: Command {
         --mode upsert (the default) updates the rows matched by key (Z_OPT + 1 when a value changes;
         a blank cell keeps the stored value unless the spec says "onBlank": "null"), adds new rows
         above Z_MAX and keeps the rows the input does not mention; insert adds new rows only. A store
-        an app has open is refused, never replaced under it.
+        an app has open is refused, never replaced under it. A store that tracks persistent history
+        (ATRANSACTION, ACHANGE) is refused: the update would record no history, so CloudKit would
+        never export it and extensions would not see it; --no-history updates it anyway.
 
         --explain prints the mapping instead of building: per entity its sources and key, then one line
         per attribute ('closeDate ← 'Closing Date' (the spec): Date, date matching "d-MMM-yy" in
@@ -59,6 +62,7 @@ enum BuildCommand: Command {
         options.timeout = arguments.timeout
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
+        options.noHistory = arguments.flag("no-history")
         if let mode = arguments.option("mode") {
             options.mode = SeedSpec.Mode(rawValue: mode)
         } else if options.into != nil {

@@ -34,7 +34,8 @@ import CoreSeedTestSupport
         #expect(result.stdout.hasPrefix("""
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
                                   [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
-                                  [--into STORE] [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
+                                  [--into STORE] [--mode replace|upsert|insert] [--no-history] [--quiet]
+                                  [--timeout SECONDS]
 
             Reads the spec's sources,
             """))
@@ -54,6 +55,7 @@ import CoreSeedTestSupport
               --configuration NAME           build a store of only this configuration's entities
               --into STORE                   update this existing store instead (it must match the model)
               --mode replace|upsert|insert   replace: write a new store; upsert, insert: update one (see above)
+              --no-history                   update a store that tracks persistent history without recording this run
               --quiet                        print no progress and no summary
               --timeout SECONDS              wait this long for a store another process has locked (default 10)
               -h, --help                     show this help
@@ -88,7 +90,8 @@ import CoreSeedTestSupport
             error: unknown option --frob
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
                                   [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
-                                  [--into STORE] [--mode replace|upsert|insert] [--quiet] [--timeout SECONDS]
+                                  [--into STORE] [--mode replace|upsert|insert] [--no-history] [--quiet]
+                                  [--timeout SECONDS]
             see 'coreseed build --help'
 
             """)
