@@ -51,7 +51,8 @@ extension SeedBuild {
                 }
                 let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
-                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
+                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata,
+                                  history: seedPlan.spec.historyTracking ? options.historyTransaction : nil, check: selfCheck)
                 return output
             }
         }
