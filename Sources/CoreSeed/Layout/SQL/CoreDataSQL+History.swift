@@ -88,3 +88,11 @@ extension CoreDataSQL {
     /// An update's raise of a history entity's `Z_MAX` (parameters: the new maximum, its number).
     static let primaryKeyMaxSet = "UPDATE \(keys) SET \(keyColumns.max) = ? WHERE \(keyColumns.entity) = ?"
 }
+
+extension CoreDataSQL {
+    /// `Z_PRIMARYKEY`'s rows of the history entities: number, name, `Z_MAX`.
+    static let historyPrimaryKeyRows: String = {
+        let numbers = History.tables.map { String($0.number) }.joined(separator: ", ")
+        return "SELECT \(keyColumns.entity), \(keyColumns.name), \(keyColumns.max) FROM \(keys) WHERE \(keyColumns.entity) IN (\(numbers)) ORDER BY \(keyColumns.entity)"
+    }()
+}
