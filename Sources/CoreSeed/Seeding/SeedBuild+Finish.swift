@@ -11,6 +11,8 @@ extension SeedBuild {
         let options: Options
         let destination: Destination
         let output: String
+        /// Whether the updated store tracks persistent history and gets this run's transaction.
+        var recordsHistory = false
         /// The store UUID being hashed from the inputs.
         private var pendingUUID: BatchHandoff<String, any Error>?
         private let uuidStop = StopFlag()
@@ -22,15 +24,20 @@ extension SeedBuild {
             self.output = output
         }
 
-        /// Finishes the store; returns where it went (nil in a dry run).
-        func finish(maxPrimaryKeys: [String: Int64]) throws -> String? {
+        /// Finishes the store; returns where it went (nil in a dry run). `updatedRows` and `addedJoinRows`:
+        /// what an update changed, which decides whether its history can be recorded.
+        func finish(maxPrimaryKeys: [String: Int64], updatedRows: Int = 0, addedJoinRows: [String: Int] = [:]) throws -> String? {
             let timing = PhaseTiming()
             defer { timing.mark("finish: indexes, metadata, integrity check, verification") }
             let seedPlan = plan.seedPlan
             switch destination {
             case .nowhere:
                 return nil
-            case .existingStore(let writer, _, _):
+            case .existingStore(let writer, let existing, _):
+                if recordsHistory {
+                    try writer.recordUpdateHistory(options.historyTransaction, formerMaxima: existing.maxPrimaryKeys,
+                                                   updatedRows: updatedRows, addedJoinRows: addedJoinRows)
+                }
                 var extra = seedPlan.spec.metadata
                 if let version = seedPlan.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
                 try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)

@@ -116,18 +116,21 @@ public enum SeedBuild {
             try spec.refuseOverwritingInputs(report, as: "report", also: [(written, "the output store")] + updatedStore)
         }
         let destination: Destination
+        var recordsHistory = false
         if mode != .replace {
             let target = options.into ?? output
             options.progress?("reading the store to update")
-            let (writer, rows) = try openExisting(target, writingTo: options.into == nil ? nil : options.output,
+            let (writer, rows, tracked) = try openExisting(target, writingTo: options.into == nil ? nil : options.output,
                                                   versions: versions, model: model, plan: plan, options: options)
             destination = .existingStore(writer, rows, insertOnly: mode == .insert)
+            recordsHistory = tracked
         } else if options.dryRun {
             destination = .nowhere
         } else {
             destination = .newStore(try StoreWriter(layout: seedPlan.layout, targetPath: output, timeout: options.timeout))
         }
         let finish = Finish(plan: plan, options: options, destination: destination, output: output)
+        finish.recordsHistory = recordsHistory
         if case .newStore = destination { finish.startInputUUID() }
         do {
             var report = try build(plan, destination: destination, finish: finish, options: options)
@@ -237,7 +240,8 @@ public enum SeedBuild {
             for (index, entity) in seedPlan.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }
         }
         if rows != nil { options.progress?("checking the store (indexes, integrity, model)") }
-        report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys)
+        report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys, updatedRows: report.entities.reduce(0) { $0 + $1.updated },
+                                          addedJoinRows: report.joinRows)
         return report
     }
 
@@ -278,7 +282,7 @@ public enum SeedBuild {
     /// Checks that the store to update matches the model (as `verify` judges a store Core Data wrote:
     /// migration history is fine), copies it to the temporary file, and reads the keys of its rows.
     private static func openExisting(_ target: String, writingTo output: String?, versions: ModelVersions, model: Model,
-                                     plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows) {
+                                     plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows, recordsHistory: Bool) {
         let configuration = options.configuration ?? plan.seedPlan.spec.configuration
         let single = ModelVersions(versions: [model], currentVersionName: model.versionName, path: versions.path)
         let report = try StoreVerifier(versions: single, configuration: configuration, timeout: options.timeout).verify(storeAt: target)
@@ -292,13 +296,12 @@ public enum SeedBuild {
             let more = report.differences.count > 1 ? " (and \(report.differences.count - 1) more; run coreseed verify)" : ""
             throw FileError(path: target, message: "the store to update does not match model version '\(model.versionName)': \(report.differences[0])\(more)")
         }
-        // Never silent: an update that records no history is invisible to CloudKit and extensions.
-        if !options.noHistory, try StoreSnapshot.read(path: target, timeout: options.timeout, { try PersistentHistory.isTracked($0.database) }) {
-            throw FileError(path: target, message: PersistentHistory.untrackedUpdateRefusal)
-        }
         let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.seedPlan.layout, timeout: options.timeout)
         do {
-            return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target))
+            // Never silent: an update that records no history is invisible to CloudKit and extensions.
+            // A tracked store gets this run's transaction (Finish), unless --no-history.
+            let tracked = try !options.noHistory && PersistentHistory.isTracked(writer.store)
+            return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target), tracked)
         } catch {
             writer.abandon()
             throw error

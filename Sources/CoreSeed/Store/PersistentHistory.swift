@@ -9,8 +9,16 @@ public enum PersistentHistory {
         case delete = 2
     }
 
-    /// What an `--into` of a tracked store would leave out, and the option that proceeds anyway.
-    public static let untrackedUpdateRefusal = "the store tracks persistent history (ATRANSACTION, ACHANGE), and this update would record none of its changes there: NSPersistentCloudKitContainer would never export them and app extensions would not see them; pass --no-history to update it without history"
+    /// Why an update of a tracked store that changed stored rows is refused: Core Data would record them
+    /// as update changes, whose `ZCOLUMNS` bitmap is not proven (docs/LAYOUT.md, "Persistent history").
+    static func storedRowsRefusal(_ changes: StoreWriter.StoredRowChanges) -> String {
+        var parts: [String] = []
+        func say(_ count: Int, _ one: String, _ many: String) { if count > 0 { parts.append("\(count) \(count == 1 ? one : many)") } }
+        say(changes.updated, "stored row updated", "stored rows updated")
+        say(changes.newRowsReferringToStored, "new row refers to a stored row", "new rows refer to stored rows")
+        say(changes.joinRowsWithStored, "new join row links a stored row", "new join rows link stored rows")
+        return "the store tracks persistent history, and this update changes stored objects (\(parts.joined(separator: "; "))), which Core Data records as update changes whose column bitmap (ZCOLUMNS) CoreSeed cannot yet write; nothing was replaced: update only with new rows that do not refer to stored ones, or pass --no-history to update it without history"
+    }
 
     /// Whether the store has the history tables.
     public static func isTracked(_ database: SQLiteDatabase) throws(SQLiteError) -> Bool {
@@ -28,7 +36,8 @@ public enum PersistentHistory {
     /// Records `transaction` in a store that has the history tables: its strings (each once, reusing
     /// those already stored), the transaction row, one insert change per row of `layout`'s tables whose
     /// `Z_PK` is above its hierarchy's `formerMaxima` entry (0 or absent: every row), and the three
-    /// `Z_MAX` values. `Z_PRIMARYKEY` must hold the history rows. Returns the number of changes.
+    /// `Z_MAX` values; nothing when there is no such row (no save, no transaction). `Z_PRIMARYKEY` must
+    /// hold the history rows. Returns the number of changes.
     @discardableResult
     static func record(_ transaction: HistoryTransaction, in database: SQLiteDatabase, layout: StoreLayout,
                        formerMaxima: [String: Int64]) throws(SQLiteError) -> Int64 {
@@ -49,22 +58,24 @@ public enum PersistentHistory {
             strings[text] = maxima.strings
             return .integer(maxima.strings)
         }
-        // Column order of ATRANSACTION: author, bundle id, context name, process id.
-        let references = [try stringKey(transaction.author), try stringKey(transaction.bundleID),
-                          try stringKey(transaction.contextName), try stringKey(transaction.processID)]
-        maxima.transactions += 1
-        let insert = try database.prepare(CoreDataSQL.historyTransactionInsert)
-        try insert.bind([.integer(maxima.transactions)] + references + [.real(transaction.timestamp)])
-        try insert.step()
-        let before = maxima.changes
+        // The changes first, of the next transaction: a save that inserted nothing records none.
+        let before = maxima.changes, transactionKey = maxima.transactions + 1
         for table in layout.tables {
             let root = layout.entities.first { $0.tableName == table.name && $0.superNumber == 0 }?.name ?? ""
             let changes = try database.prepare(CoreDataSQL.historyChangesOfRows(table: table.name))
-            try changes.bind([.integer(maxima.changes), .integer(ChangeType.insert.rawValue), .integer(maxima.transactions),
+            try changes.bind([.integer(maxima.changes), .integer(ChangeType.insert.rawValue), .integer(transactionKey),
                               .integer(formerMaxima[root] ?? 0)])
             try changes.step()
             maxima.changes += database.changes
         }
+        guard maxima.changes > before else { return 0 }
+        // Column order of ATRANSACTION: author, bundle id, context name, process id.
+        let references = [try stringKey(transaction.author), try stringKey(transaction.bundleID),
+                          try stringKey(transaction.contextName), try stringKey(transaction.processID)]
+        maxima.transactions = transactionKey
+        let insert = try database.prepare(CoreDataSQL.historyTransactionInsert)
+        try insert.bind([.integer(maxima.transactions)] + references + [.real(transaction.timestamp)])
+        try insert.step()
         let raise = try database.prepare(CoreDataSQL.primaryKeyMaxSet)
         for (table, max) in zip(history.tables, [maxima.changes, maxima.transactions, maxima.strings]) {
             try raise.bind([.integer(max), .integer(Int64(table.number))])

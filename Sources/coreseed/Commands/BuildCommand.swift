@@ -32,9 +32,11 @@ enum BuildCommand: Command {
         --mode upsert (the default) updates the rows matched by key (Z_OPT + 1 when a value changes;
         a blank cell keeps the stored value unless the spec says "onBlank": "null"), adds new rows
         above Z_MAX and keeps the rows the input does not mention; insert adds new rows only. A store
-        an app has open is refused, never replaced under it. A store that tracks persistent history
-        (ATRANSACTION, ACHANGE) is refused: the update would record no history, so CloudKit would
-        never export it and extensions would not see it; --no-history updates it anyway.
+        an app has open is refused, never replaced under it. In a store that tracks persistent history
+        (ATRANSACTION, ACHANGE) the update's new rows are recorded as one transaction, as Core Data
+        would; an update that changes stored objects (a stored row updated, a new row or join row
+        linking a stored one) is refused, since its history cannot be written yet: without history
+        CloudKit would never export it and extensions would not see it. --no-history updates it anyway.
 
         A spec with "historyTracking": true gives the new store Core Data's history tables and records
         the seed as one transaction (author coreseed or --author NAME), one insert change per row,

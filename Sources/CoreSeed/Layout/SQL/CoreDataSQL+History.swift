@@ -96,3 +96,16 @@ extension CoreDataSQL {
         return "SELECT \(keyColumns.entity), \(keyColumns.name), \(keyColumns.max) FROM \(keys) WHERE \(keyColumns.entity) IN (\(numbers)) ORDER BY \(keyColumns.entity)"
     }()
 }
+
+extension CoreDataSQL {
+    /// How many new rows of `table` (`Z_PK` above parameter 1, their hierarchy's former `Z_MAX`) refer
+    /// through `column` to a stored row (a key from 1 to parameter 2, the destination's former `Z_MAX`).
+    static func historyNewRowsReferringToStored(table: String, column: String) -> String {
+        "SELECT count(*) FROM \(name(table)) WHERE \(pk) > ?1 AND \(name(column)) IS NOT NULL AND \(name(column)) <= ?2"
+    }
+
+    /// How many rows of a join table link two new rows (first key above parameter 1, second above 2).
+    static func historyJoinRowsOfNewRows(_ join: StoreLayout.JoinTable) -> String {
+        "SELECT count(*) FROM \(name(join.name)) WHERE \(name(join.firstColumn)) > ?1 AND \(name(join.secondColumn)) > ?2"
+    }
+}
