@@ -73,8 +73,12 @@ public enum PersistentHistory {
         let references = [try stringKey(transaction.author), try stringKey(transaction.bundleID),
                           try stringKey(transaction.contextName), try stringKey(transaction.processID)]
         maxima.transactions = transactionKey
+        // Never before a stored transaction: history is read and pruned by date too (fetchHistory(after:),
+        // deleteHistory(before:)), so a transaction dated before its predecessors would be misread.
+        var timestamp = transaction.timestamp
+        if case .real(let latest)? = try database.scalar(CoreDataSQL.historyLatestTimestamp), latest > timestamp { timestamp = latest }
         let insert = try database.prepare(CoreDataSQL.historyTransactionInsert)
-        try insert.bind([.integer(maxima.transactions)] + references + [.real(transaction.timestamp)])
+        try insert.bind([.integer(maxima.transactions)] + references + [.real(timestamp)])
         try insert.step()
         let raise = try database.prepare(CoreDataSQL.primaryKeyMaxSet)
         for (table, max) in zip(history.tables, [maxima.changes, maxima.transactions, maxima.strings]) {

@@ -46,6 +46,9 @@ extension CoreDataSQL {
 
     // MARK: inspect and verify
 
+    /// The latest stored transaction's timestamp (NULL when there is none).
+    static let historyLatestTimestamp = "SELECT max(\(History.transaction.columns[4].name)) FROM \(History.transaction.name)"
+
     /// How many transactions a tracked store holds.
     static let historyTransactionCount = "SELECT count(*) FROM \(History.transaction.name)"
 

@@ -35,7 +35,7 @@ import CoreSeedTestSupport
         ])
         #expect(try scratch.query("store.sqlite", "SELECT count(*) FROM ACHANGE WHERE ZTRANSACTIONID = 1") == [["5468"]])
         #expect(try scratch.query("store.sqlite", "SELECT Z_PK, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP FROM ATRANSACTION") == [
-            ["1", "NULL", "1", "NULL", "2", "737057647.288022"], ["2", "3", "4", "NULL", "3", "0.0"],
+            ["1", "NULL", "1", "NULL", "2", "737057647.288022"], ["2", "3", "4", "NULL", "3", "737057647.288022"],
         ])
         #expect(try scratch.query("store.sqlite", "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING ORDER BY Z_PK") == [
             ["1", "com.apple.dt.xctest.tool"], ["2", "xctest"], ["3", "coreseed"], ["4", "org.coreseed.coreseed"],
@@ -47,8 +47,11 @@ import CoreSeedTestSupport
 
     @Test func aStoredStringIsReusedAndTheAuthorIsRecorded() throws {
         let scratch = try Self.prepare()
-        let result = try scratch.run(["build", "spec.json", "--into", "store.sqlite", "--quiet", "--author", "xctest"])
+        // SOURCE_DATE_EPOCH after the stored transaction's date is taken as it is (2024-05-12 00:00:00 UTC).
+        let result = try BinaryRunner.run(["build", "spec.json", "--into", "store.sqlite", "--quiet", "--author", "xctest"],
+                                          in: scratch.url, environment: ["SOURCE_DATE_EPOCH": "1715472000"])
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.query("store.sqlite", "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = 2") == [["737164800.0"]])
         #expect(try scratch.query("store.sqlite", "SELECT ZAUTHORTS, ZBUNDLEIDTS, ZPROCESSIDTS FROM ATRANSACTION WHERE Z_PK = 2") == [["2", "3", "4"]])
         #expect(try scratch.query("store.sqlite", "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK > 2") == [["3", "org.coreseed.coreseed"], ["4", "coreseed"]])
     }
