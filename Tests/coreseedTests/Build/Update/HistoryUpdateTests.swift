@@ -131,6 +131,21 @@ import CoreSeedTestSupport
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
+    /// `export --spec` of a tracked store says `"historyTracking": true`: the rebuilt store tracks
+    /// history too, its rows one transaction (the store's own transactions are not exported).
+    @Test func exportSpecOfATrackedStoreRebuildsATrackedStore() throws {
+        let scratch = try Self.prepare()
+        let export = try scratch.run(["export", "Atlas.sqlite", "--model", "Atlas.xcdatamodeld", "--output", "export", "--spec"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let spec = try String(contentsOfFile: scratch.path("export/seed.json"), encoding: .utf8)
+        #expect(spec.contains("\n  \"historyTracking\": true,\n"), "\(spec.prefix(300))")
+        let rebuild = try BinaryRunner.run(["build", "seed.json", "--output", scratch.path("Rebuilt.sqlite"), "--quiet"], in: scratch.url.appendingPathComponent("export"))
+        #expect(rebuild.status == 0, "\(rebuild.stderr)")
+        let history = "SELECT ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID FROM ACHANGE ORDER BY Z_PK"
+        #expect(try scratch.query("Rebuilt.sqlite", history) == scratch.query("Atlas.sqlite", history))
+        #expect(try scratch.query("Rebuilt.sqlite", "SELECT count(*) FROM ATRANSACTION") == [["1"]])
+    }
+
     @Test(arguments: [
         ("code,partners\n", "name,country\nLyon,fr\nMunich,de\n", "2 new rows refer to stored rows"),
         ("code,partners\nit,fr\n", "name,country\n", "1 new join row links a stored row"),
