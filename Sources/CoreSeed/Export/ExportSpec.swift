@@ -20,6 +20,9 @@ struct ExportSpec {
     let exported: Set<String>
     /// The files' format: CSV (to-many keys joined with ";") or JSON (arrays).
     var format: StoreExporter.Format = .csv
+    /// Whether the store tracks persistent history: the rebuilt store then does too (`historyTracking`),
+    /// with the rows as one transaction (the store's own transactions are not exported).
+    var tracksHistory = false
 
     func text(warnings: inout [String]) -> String {
         var lines = ["{"]
@@ -29,6 +32,13 @@ struct ExportSpec {
         field("output", JSONWriter.quoted(output))
         field("frameworkVersion", String(metadata.frameworkVersion))
         field("storeUUID", JSONWriter.quoted(uuid))
+        if tracksHistory {
+            if metadata.frameworkVersion >= SeedSpec.historyFramework {
+                field("historyTracking", "true")
+            } else {
+                warnings.append("the store tracks persistent history at framework \(metadata.frameworkVersion), whose history tables CoreSeed does not know (only \(SeedSpec.historyFramework)'s): the rebuilt store will have none")
+            }
+        }
         if case .string(let version)? = metadata.other["CoreSeedVersion"] { field("seedVersion", JSONWriter.quoted(version)) }
         // The app's own metadata keys, so the rebuilt store carries them too.
         var kept: [(String, String)] = []

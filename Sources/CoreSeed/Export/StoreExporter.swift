@@ -106,9 +106,10 @@ public struct StoreExporter {
         }
         if let specModelPath {
             let outputName = URL(fileURLWithPath: storePath).lastPathComponent
-            let text = ExportSpec(modelPath: specModelPath, modelVersion: versions.versions.count > 1 ? model.versionName : nil,
+            var spec = ExportSpec(modelPath: specModelPath, modelVersion: versions.versions.count > 1 ? model.versionName : nil,
                                   output: outputName, metadata: metadata, uuid: uuid, plans: plans, exported: exported, format: format)
-                .text(warnings: &result.warnings)
+            spec.tracksHistory = try PersistentHistory.isTracked(database)
+            let text = spec.text(warnings: &result.warnings)
             try ExportFile.write(Data(text.utf8), to: folder.stagingPath(ExportSpec.fileName), name: folder.finalPath(ExportSpec.fileName))
             result.specPath = folder.finalPath(ExportSpec.fileName)
         }

@@ -10,6 +10,7 @@ extension StoreInspection {
     ///     auto_vacuum: incremental
     ///     sidecar: Carriers.sqlite-wal (4152 bytes)      (or "sidecars: none")
     ///     external data: ./.Carriers_SUPPORT/_EXTERNAL_DATA (2 files, 300000 bytes)   (when the folder exists)
+    ///     persistent history: 1 transaction, 5468 changes        (or "persistent history: not tracked")
     ///     metadata NSPersistenceFrameworkVersion: 1518
     ///     metadata NSStoreModelVersionHashes.Country: "base64…"
     ///     entity 1 AccessPoint super 0 max 1304 rows 1304
@@ -20,6 +21,11 @@ extension StoreInspection {
         if sidecars.isEmpty { lines.append("sidecars: none") }
         for sidecar in sidecars { lines.append("sidecar: \(sidecar.name) (\(sidecar.size) bytes)") }
         if let externalData { lines.append("external data: \(externalData.folder) (\(externalData.files) files, \(externalData.bytes) bytes)") }
+        if let history {
+            lines.append("persistent history: \(history.transactions) transaction\(history.transactions == 1 ? "" : "s"), \(history.changes) change\(history.changes == 1 ? "" : "s")")
+        } else {
+            lines.append("persistent history: not tracked")
+        }
         for (key, value) in metadata {
             if key == StoreMetadata.Key.versionHashes, case .dictionary(let hashes) = value {
                 for entity in hashes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -39,6 +45,7 @@ extension StoreInspection {
     /// The JSON report, keys in this fixed order:
     /// `{"store", "uuid", "journalMode", "pageSize", "autoVacuum", "sidecars": [{"name", "size"}],
     ///   "externalData": {"folder", "files", "bytes"} or null,
+    ///   "history": {"transactions", "changes"} or null (the store does not track persistent history),
     ///   "metadata": {key: value, …}, "entities": [{"number", "name", "super", "max", "rows"}], "coreseed"}`.
     /// Property-list data is base64 text, dates ISO 8601 text.
     public var json: String {
@@ -65,6 +72,16 @@ extension StoreInspection {
                         json.field("folder", externalData.folder)
                         json.field("files", externalData.files)
                         json.field("bytes", externalData.bytes)
+                    }
+                } else {
+                    json.raw("null")
+                }
+            }
+            json.field("history") { json in
+                if let history {
+                    json.object { json in
+                        json.field("transactions", Int(history.transactions))
+                        json.field("changes", Int(history.changes))
                     }
                 } else {
                     json.raw("null")

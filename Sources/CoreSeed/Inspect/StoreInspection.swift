@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `coreseed inspect` shows about a store: its metadata, entities with row counts, journal mode,
-/// page size, auto-vacuum and sidecar files.
+/// page size, auto-vacuum, sidecar files and whether it tracks persistent history.
 ///
 /// The header facts come from the original file's first 100 bytes; everything else through a
 /// `StoreSnapshot` (one committed state, the `-wal` included; nothing changed). A store whose tables
@@ -23,6 +23,14 @@ public struct StoreInspection: Sendable {
         public let size: Int
     }
 
+    /// What a store that tracks persistent history holds of it (docs/LAYOUT.md, "Persistent history").
+    public struct History: Sendable, Equatable {
+        /// `ATRANSACTION` rows: saves recorded.
+        public let transactions: Int64
+        /// `ACHANGE` rows: objects inserted, updated or deleted by them.
+        public let changes: Int64
+    }
+
     /// The store as the user named it.
     public let path: String
     public let header: StoreFileHeader
@@ -35,6 +43,8 @@ public struct StoreInspection: Sendable {
     /// The folder of external-storage values beside the store (`.<name>_SUPPORT/_EXTERNAL_DATA`), when
     /// there is one: its path, and the number and total size of its files.
     public let externalData: (folder: String, files: Int, bytes: Int)?
+    /// The persistent history, when the store has the history tables; nil when it does not track it.
+    public let history: History?
 
     /// Known metadata keys, shown first and in this order; any other key follows in UTF-8 order.
     public static let metadataKeyOrder: [String] = [
@@ -143,5 +153,13 @@ public struct StoreInspection: Sendable {
             entities.append(EntityRow(number: number, name: name, superNumber: superNumber, max: max, rows: count))
         }
         self.entities = entities
+        if CoreDataSchema.History.tables.allSatisfy({ tables.contains($0.name) }) {
+            func count(_ sql: String) throws -> Int64 {
+                if case .integer(let n)? = try database.scalar(sql) { n } else { 0 }
+            }
+            history = History(transactions: try count(CoreDataSQL.historyTransactionCount), changes: try count(CoreDataSQL.historyChangeCount))
+        } else {
+            history = nil
+        }
     }
 }

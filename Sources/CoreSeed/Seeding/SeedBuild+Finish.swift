@@ -11,6 +11,8 @@ extension SeedBuild {
         let options: Options
         let destination: Destination
         let output: String
+        /// Whether the updated store tracks persistent history and gets this run's transaction.
+        var recordsHistory = false
         /// The store UUID being hashed from the inputs.
         private var pendingUUID: BatchHandoff<String, any Error>?
         private let uuidStop = StopFlag()
@@ -25,15 +27,21 @@ extension SeedBuild {
             self.output = output
         }
 
-        /// Finishes the store; returns where it went (nil in a dry run).
-        func finish(maxPrimaryKeys: [String: Int64]) throws -> String? {
+        /// Finishes the store; returns where it went (nil in a dry run). `updatedRows` and `addedJoinRows`:
+        /// what an update changed, which decides whether its history can be recorded.
+        func finish(maxPrimaryKeys: [String: Int64], updatedRows: Int = 0, addedJoinRows: [String: Int] = [:]) throws -> String? {
             let timing = PhaseTiming()
             defer { timing.mark("finish: indexes, metadata, integrity check, verification") }
             let seedPlan = plan.seedPlan
             switch destination {
             case .nowhere:
                 return nil
-            case .existingStore(let writer, _, _, _):
+            case .existingStore(let writer, let existing, _, _):
+                // The history first, into the copy: a dry run then says what a real run would refuse.
+                if recordsHistory {
+                    try writer.recordUpdateHistory(options.historyTransaction, formerMaxima: existing.maxPrimaryKeys,
+                                                   updatedRows: updatedRows, addedJoinRows: addedJoinRows)
+                }
                 // A dry run made its changes in the copy only: the store stays as it was.
                 if options.dryRun {
                     writer.abandon()
@@ -59,7 +67,8 @@ extension SeedBuild {
                 }
                 let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
-                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
+                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata,
+                                  history: seedPlan.spec.historyTracking ? options.historyTransaction : nil, check: selfCheck)
                 return output
             }
         }

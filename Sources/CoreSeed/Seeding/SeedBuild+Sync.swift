@@ -20,7 +20,7 @@ extension SeedBuild {
     /// record's key cannot be read, or an entity would lose more than `deletionShareLimit` of its rows
     /// without `allowDeletes` (in a dry run that is a warning: the run would stop there).
     static func deleteUnlisted(_ keys: KeyPass, existing: ExistingRows, store: SQLiteDatabase, plan: BuildPlan,
-                               options: Options, storePath: String, report: inout BuildReport) throws -> SyncDeletion {
+                               options: Options, storePath: String, recordsHistory: Bool, report: inout BuildReport) throws -> SyncDeletion {
         let seedPlan = plan.seedPlan
         let layout = seedPlan.layout
         var start: [(entity: String, primaryKey: Int64)] = []
@@ -63,6 +63,13 @@ extension SeedBuild {
             } else {
                 throw BuildFailure(problems: shares.map { FileError(path: storePath, message: "\($0): nothing was changed; \(fix)") }, report: report)
             }
+        }
+        // Never silent: deletions a tracked store's history does not record are invisible to CloudKit
+        // and extensions, and CoreSeed does not write delete changes (docs/LAYOUT.md, persistent history).
+        if recordsHistory, !deletion.deleted.isEmpty {
+            let problem = FileError(path: storePath, message: "the store tracks persistent history and the sync would delete \(deletion.deleted.count) row(s), which CoreSeed cannot record in it yet (without history CloudKit never exports the deletions and extensions do not see them): nothing was changed; pass --no-history to delete them without history")
+            guard options.dryRun else { throw BuildFailure(problems: [problem], report: report) }
+            report.warnings.append(Diagnostic(.warning, at: storePath, "\(problem.message) (the run would stop here)"))
         }
         try deletion.apply(to: store)
         return deletion

@@ -40,8 +40,21 @@ public enum SeedBuild {
         public var reportPath: String?
         /// How long a lock another process holds on the store being replaced or updated is waited for.
         public var timeout: Duration = StoreSnapshot.defaultTimeout
+        /// Lets an update (`--into`) of a store that tracks persistent history proceed without recording
+        /// its changes there (refused otherwise: `PersistentHistory.untrackedUpdateRefusal`).
+        public var noHistory = false
+        /// The transaction author recorded in the history (`HistoryTransaction.defaultAuthor` if nil).
+        public var author: String?
+        /// The history transaction's timestamp, seconds since 2001 (the CLI: `SOURCE_DATE_EPOCH`, else 0),
+        /// fixed so that identical inputs give a byte-identical store.
+        public var historyTimestamp: Double = 0
 
         public init() {}
+
+        /// The transaction a build records in a tracked store.
+        var historyTransaction: HistoryTransaction {
+            HistoryTransaction(author: author ?? HistoryTransaction.defaultAuthor, timestamp: historyTimestamp)
+        }
     }
 
     /// Where a build's rows go, decided once.
@@ -114,18 +127,21 @@ public enum SeedBuild {
             try spec.refuseOverwritingInputs(report, as: "report", also: [(written, "the output store")] + updatedStore)
         }
         let destination: Destination
+        var recordsHistory = false
         if mode != .replace {
             let target = options.into ?? output
             options.progress?("reading the store to update")
-            let (writer, rows) = try openExisting(target, writingTo: options.into == nil ? nil : options.output,
+            let (writer, rows, tracked) = try openExisting(target, writingTo: options.into == nil ? nil : options.output,
                                                   versions: versions, model: model, plan: plan, options: options)
             destination = .existingStore(writer, rows, insertOnly: mode == .insert, sync: mode == .sync)
+            recordsHistory = tracked
         } else if options.dryRun {
             destination = .nowhere
         } else {
             destination = .newStore(try StoreWriter(layout: seedPlan.layout, targetPath: output, timeout: options.timeout))
         }
         let finish = Finish(plan: plan, options: options, destination: destination, output: output)
+        finish.recordsHistory = recordsHistory
         if case .newStore = destination { finish.startInputUUID() }
         do {
             var report = try build(plan, destination: destination, finish: finish, options: options)
@@ -228,7 +244,8 @@ public enum SeedBuild {
         if destination.syncs, let existing, let writer = destination.writer {
             options.progress?("deleting the rows no record names")
             let deletion = try deleteUnlisted(keys, existing: existing, store: writer.store, plan: plan, options: options,
-                                              storePath: options.into ?? finish.output, report: &report)
+                                              storePath: options.into ?? finish.output,
+                                              recordsHistory: finish.recordsHistory, report: &report)
             finish.toleratedDangling = deletion.leftColumns
         }
         report.droppedLinks = keys.droppedLinks
@@ -244,7 +261,8 @@ public enum SeedBuild {
             for (index, entity) in seedPlan.entities.enumerated() { maxPrimaryKeys[entity.rootName] = Int64(producer.produced[index]) }
         }
         if rows != nil { options.progress?("checking the store (indexes, integrity, model)") }
-        report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys)
+        report.output = try finish.finish(maxPrimaryKeys: maxPrimaryKeys, updatedRows: report.entities.reduce(0) { $0 + $1.updated },
+                                          addedJoinRows: report.joinRows)
         return report
     }
 
@@ -285,7 +303,7 @@ public enum SeedBuild {
     /// Checks that the store to update matches the model (as `verify` judges a store Core Data wrote:
     /// migration history is fine), copies it to the temporary file, and reads the keys of its rows.
     private static func openExisting(_ target: String, writingTo output: String?, versions: ModelVersions, model: Model,
-                                     plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows) {
+                                     plan: BuildPlan, options: Options) throws -> (StoreWriter, ExistingRows, recordsHistory: Bool) {
         let configuration = options.configuration ?? plan.seedPlan.spec.configuration
         let single = ModelVersions(versions: [model], currentVersionName: model.versionName, path: versions.path)
         let report = try StoreVerifier(versions: single, configuration: configuration, timeout: options.timeout).verify(storeAt: target)
@@ -301,7 +319,10 @@ public enum SeedBuild {
         }
         let writer = try StoreWriter(updating: target, writingTo: output, layout: plan.seedPlan.layout, timeout: options.timeout)
         do {
-            return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target))
+            // Never silent: an update that records no history is invisible to CloudKit and extensions.
+            // A tracked store gets this run's transaction (Finish), unless --no-history.
+            let tracked = try !options.noHistory && PersistentHistory.isTracked(writer.store)
+            return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target), tracked)
         } catch {
             writer.abandon()
             throw error

@@ -17,10 +17,11 @@ extension SeedSpec {
         var onBlank: SeedSpec.BlankPolicy?
         var metadata: [String: SeedSpec.MetadataValue]?
         var externalAbove: Int?
+        var historyTracking: Bool?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case model, modelVersion, configuration, output, mode, frameworkVersion, timeZone, pivot
-            case storeUUID, seedVersion, sources, entities, onBlank, metadata, externalAbove
+            case storeUUID, seedVersion, sources, entities, onBlank, metadata, externalAbove, historyTracking
         }
 
         init(from decoder: any Decoder) throws {
@@ -41,6 +42,7 @@ extension SeedSpec {
             onBlank = try c.decodeIfPresent(SeedSpec.BlankPolicy.self, forKey: .onBlank)
             metadata = try c.decodeIfPresent([String: SeedSpec.MetadataValue].self, forKey: .metadata)
             externalAbove = try c.decodeSizeIfPresent(forKey: .externalAbove)
+            historyTracking = try c.decodeIfPresent(Bool.self, forKey: .historyTracking)
         }
     }
 
@@ -78,6 +80,9 @@ extension SeedSpec {
         for key in (document.metadata ?? [:]).keys.sorted() where SeedSpec.isCoreDataMetadataKey(key) {
             throw FileError(path: path, message: "at metadata.\(key): '\(key)' is Core Data's own metadata key, which CoreSeed writes from the model; give only the app's own keys")
         }
+        if document.historyTracking == true, let version = document.frameworkVersion, version < SeedSpec.historyFramework {
+            throw FileError(path: path, message: "at historyTracking: the history tables are known from a store of framework \(SeedSpec.historyFramework) (docs/LAYOUT.md), not from \(version); leave frameworkVersion out or set it to \(SeedSpec.historyFramework) or later")
+        }
         var storeUUID = document.storeUUID
         if let text = storeUUID {
             guard let uuid = UUID(uuidString: text) else {
@@ -93,7 +98,7 @@ extension SeedSpec {
             timeZone: document.timeZone, pivot: document.pivot, storeUUID: storeUUID,
             seedVersion: document.seedVersion, sources: sources, entities: entities,
             onBlank: document.onBlank, metadata: (document.metadata ?? [:]).mapValues(\.propertyListValue), path: path, directory: SeedSpec.folder(of: path),
-            externalAbove: document.externalAbove)
+            externalAbove: document.externalAbove, historyTracking: document.historyTracking ?? false)
     }
 
     /// A JSON type as a message says it.

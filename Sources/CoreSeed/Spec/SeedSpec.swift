@@ -69,6 +69,11 @@ public struct SeedSpec: Sendable {
     /// The default `externalAbove` of every Binary attribute that allows external storage: values larger
     /// than this many bytes go to files in the store's support folder; nil keeps every value inline.
     public var externalAbove: Int? = nil
+    /// Whether a new store gets Core Data's persistent-history tables and the seed as one transaction
+    /// (`PersistentHistory`); an update (`--into`) goes by whether its store has them.
+    public var historyTracking = false
+    /// The framework version of the one tracked store in evidence, whose history tables CoreSeed writes.
+    public static let historyFramework = 1344
 
     /// Resolves a path from the spec against its folder, lexically (`Inputs/../Outputs/x` → `Outputs/x`).
     public func resolve(_ path: String) -> String {

@@ -209,7 +209,7 @@ public final class StoreWriter {
     }
 
     private func complete(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64], uuid: String,
-                          metadata: StoreMetadata) throws(SQLiteError) {
+                          metadata: StoreMetadata, history: HistoryTransaction?) throws(SQLiteError) {
         let timing = PhaseTiming()
         for index in layout.indexes { try database.execute(index.sql) }
         timing.mark("  indexes")
@@ -220,12 +220,17 @@ public final class StoreWriter {
         try database.execute(CoreDataSchema.createPrimaryKeyTable)
         try database.execute(CoreDataSchema.createMetadataTable)
         if layout.framework.hasModelCache { try database.execute(CoreDataSchema.createModelCacheTable) }
+        if history != nil { try PersistentHistory.createTables(in: database) }
         let primaryKey = try database.prepare(CoreDataSQL.primaryKeyInsert)
         for entity in layout.entities {
             let max = entity.superNumber == 0 ? (maxPrimaryKeys[entity.name] ?? 0) : 0
             try primaryKey.bind([.integer(Int64(entity.number)), .text(entity.name), .integer(Int64(entity.superNumber)), .integer(max)])
             try primaryKey.step()
             primaryKey.reset()
+        }
+        if let history {
+            try PersistentHistory.insertPrimaryKeyRows(in: database)
+            try PersistentHistory.record(history, in: database, layout: layout, formerMaxima: [:])
         }
         let metadataRow = try database.prepare(CoreDataSQL.metadataInsert)
         try metadataRow.bind([.text(uuid), .blob(metadata.binaryPropertyList())])
@@ -240,12 +245,13 @@ public final class StoreWriter {
 
     /// Finishes the store: indexes, `Z_PRIMARYKEY` (with `maxPrimaryKeys` per root entity), fixed tables,
     /// `Z_METADATA`; commits; switches to `journal_mode=DELETE`; runs `check`
-    /// (a `verify` of the finished file); then renames it over the target.
+    /// (a `verify` of the finished file); then renames it over the target. With `history`, the store
+    /// gets the persistent-history tables and every row an insert change of that one transaction.
     public func finish(maxPrimaryKeys: [String: Int64], uuid: String, metadata: StoreMetadata,
-                       check: (SQLiteDatabase) throws -> [String]) throws {
+                       history: HistoryTransaction? = nil, check: (SQLiteDatabase) throws -> [String]) throws {
         let database = connection
         do {
-            try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata)
+            try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, history: history)
         } catch {
             throw StoreWriter.writeFailure(error, path: targetPath)
         }

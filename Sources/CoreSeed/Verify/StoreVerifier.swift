@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks a store against a model: which version wrote it (its hashes match), then schema,
-/// `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys, metadata keys and `PRAGMA integrity_check`.
+/// `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys, persistent history, metadata keys and `PRAGMA integrity_check`.
 ///
 /// A store is judged by what Core Data addresses at run time (entity numbers and names, tables,
 /// column names and types, join tables, hashes, metadata): history that a store migrated in place keeps
@@ -126,6 +126,7 @@ public struct StoreVerifier {
         // A store CoreSeed wrote is held to what CoreSeed writes; any other to what Core Data tolerates.
         let builtByCoreSeed = standard == .freshStore || metadata.other["CoreSeedVersion"] != nil
         try checkRows(database, schema, layout, builtByCoreSeed: builtByCoreSeed, into: &report)
+        try checkHistory(database, schema, layout, builtByCoreSeed: builtByCoreSeed, into: &report)
         try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, builtByCoreSeed: builtByCoreSeed, into: &report)
         if values {
             try checkValues(database, schema, layout, model: model, into: &report)

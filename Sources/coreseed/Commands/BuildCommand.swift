@@ -18,6 +18,8 @@ enum BuildCommand: Command {
         .value("into", "STORE", "update this existing store instead (it must match the model)"),
         .choice("mode", ["replace", "upsert", "insert", "sync"], "replace: write a new store; upsert, insert, sync: update one (see above)"),
         .flag("allow-deletes", "let --mode sync delete more than half of an entity's stored rows (nothing else deletes)"),
+        .flag("no-history", "update a store that tracks persistent history without recording this run"),
+        .value("author", "NAME", "the history transaction's author (default coreseed; see \"historyTracking\")"),
         .flag("quiet", "print no progress and no summary"),
         .timeout,
     ]
@@ -31,7 +33,16 @@ enum BuildCommand: Command {
         --mode upsert (the default) updates the rows matched by key (Z_OPT + 1 when a value changes;
         a blank cell keeps the stored value unless the spec says "onBlank": "null"), adds new rows
         above Z_MAX and keeps the rows the input does not mention; insert adds new rows only. A store
-        an app has open is refused, never replaced under it.
+        an app has open is refused, never replaced under it. In a store that tracks persistent history
+        (ATRANSACTION, ACHANGE) the update's new rows are recorded as one transaction, as Core Data
+        would; an update that changes stored objects (a stored row updated, a new row or join row
+        linking a stored one) is refused, since its history cannot be written yet: without history
+        CloudKit would never export it and extensions would not see it. --no-history updates it anyway.
+
+        A spec with "historyTracking": true gives the new store Core Data's history tables and records
+        the seed as one transaction (author coreseed or --author NAME), one insert change per row,
+        timestamped SOURCE_DATE_EPOCH (seconds since 1970) when set, else 2001-01-01 00:00:00 UTC, so
+        that identical inputs give identical stores.
 
         --mode sync is upsert plus deletion: the stored rows of the entities the spec maps whose key no
         record has are deleted, each applying the model's delete rules as Core Data's deleteObject:
@@ -69,6 +80,12 @@ enum BuildCommand: Command {
         options.configuration = arguments.option("configuration")
         options.into = arguments.option("into")
         options.allowDeletes = arguments.flag("allow-deletes")
+        options.noHistory = arguments.flag("no-history")
+        if let author = arguments.option("author") {
+            guard !author.isEmpty else { throw Arguments.UsageError(message: "--author needs a name, not an empty one") }
+            options.author = author
+        }
+        options.historyTimestamp = try historyTimestamp(ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"])
         if let mode = arguments.option("mode") {
             options.mode = SeedSpec.Mode(rawValue: mode)
         } else if options.into != nil {
@@ -114,6 +131,15 @@ enum BuildCommand: Command {
         }
         if !quiet { try Terminal.out(summary(report, dryRun: options.dryRun)) }
         return .success
+    }
+
+    /// `SOURCE_DATE_EPOCH` (reproducible builds: seconds since 1970) as seconds since 2001; 0 when unset.
+    static func historyTimestamp(_ value: String?) throws -> Double {
+        guard let value, !value.isEmpty else { return 0 }
+        guard let seconds = Int64(value), seconds >= 0 else {
+            throw FileError(.badRequest, message: "SOURCE_DATE_EPOCH must be whole seconds since 1970, not '\(value)': set it to a number (git log -1 --format=%ct) or unset it")
+        }
+        return Double(seconds) - 978_307_200
     }
 
     /// The report is written after the store is in place: a report that cannot be written must fail

@@ -13,6 +13,7 @@ enum InspectCommand: Command {
         Prints one fact per line: store, uuid, journal mode (from the file header: rollback or wal),
         page size, auto_vacuum, each sidecar file ('sidecar: NAME (N bytes)' or 'sidecars: none'), the
         folder of external-storage values when there is one ('external data: FOLDER (N files, B bytes)'),
+        persistent history ('persistent history: N transactions, M changes' or 'not tracked'),
         every metadata key ('metadata KEY: VALUE', values as JSON; one line per version hash), then
         'entity Z_ENT NAME super Z_SUPER max Z_MAX rows N' per Z_PRIMARYKEY row (N counts rows of exactly
         that entity), and last 'coreseed: VERSION', the version of coreseed that read it. The store is

@@ -17,7 +17,9 @@ enum VerifyCommand: Command {
         Without --model, the store is checked against the model Core Data cached in it (Z_MODELCACHE,
         stores from framework 637 on), and a note says so.
         Says which version of the model wrote the store (its version hashes match), then checks the
-        schema, Z_PRIMARYKEY, Z_ENT values, dangling keys, metadata keys and PRAGMA integrity_check.
+        schema, Z_PRIMARYKEY, Z_ENT values, dangling keys, persistent history (when the store has
+        its tables: changes of stored transactions and model entities, strings that resolve, keys not
+        above Z_MAX), metadata keys and PRAGMA integrity_check.
         What Core Data addresses at run time must agree: entity numbers and names, tables, column
         names and types, join tables, hashes. History of a store migrated in place (quoted renamed
         tables, ADD COLUMN text, stale indexes, renaming identifiers) is a note; what Core Data

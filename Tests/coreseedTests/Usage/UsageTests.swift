@@ -34,8 +34,8 @@ import CoreSeedTestSupport
         #expect(result.stdout.hasPrefix("""
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
                                   [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
-                                  [--into STORE] [--mode replace|upsert|insert|sync] [--allow-deletes] [--quiet]
-                                  [--timeout SECONDS]
+                                  [--into STORE] [--mode replace|upsert|insert|sync] [--allow-deletes]
+                                  [--no-history] [--author NAME] [--quiet] [--timeout SECONDS]
 
             Reads the spec's sources,
             """))
@@ -56,6 +56,8 @@ import CoreSeedTestSupport
               --into STORE                        update this existing store instead (it must match the model)
               --mode replace|upsert|insert|sync   replace: write a new store; upsert, insert, sync: update one (see above)
               --allow-deletes                     let --mode sync delete more than half of an entity's stored rows (nothing else deletes)
+              --no-history                        update a store that tracks persistent history without recording this run
+              --author NAME                       the history transaction's author (default coreseed; see "historyTracking")
               --quiet                             print no progress and no summary
               --timeout SECONDS                   wait this long for a store another process has locked (default 10)
               -h, --help                          show this help
@@ -90,8 +92,8 @@ import CoreSeedTestSupport
             error: unknown option --frob
             Usage: coreseed build [SPEC] [--output PATH] [--dry-run] [--explain] [--report FILE]
                                   [--max-errors N] [--fail-on-rejects] [--allow-empty] [--configuration NAME]
-                                  [--into STORE] [--mode replace|upsert|insert|sync] [--allow-deletes] [--quiet]
-                                  [--timeout SECONDS]
+                                  [--into STORE] [--mode replace|upsert|insert|sync] [--allow-deletes]
+                                  [--no-history] [--author NAME] [--quiet] [--timeout SECONDS]
             see 'coreseed build --help'
 
             """)

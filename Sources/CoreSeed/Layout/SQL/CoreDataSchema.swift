@@ -63,4 +63,49 @@ public enum CoreDataSchema {
     }
 
     private static let orderPrefix = "Z_FOK_"
+
+    /// Persistent history (`NSPersistentHistoryTrackingKey`): the three tables of Core Data's ancillary
+    /// history model, named `A` + the entity name (docs/LAYOUT.md, "Persistent history"), as the tracked
+    /// corpus store `coredataplus-samplemodel2-v1` (framework 1344) has them. Each is an entity table:
+    /// `Z_PK`, `Z_ENT`, `Z_OPT`, then its columns in this order.
+    enum History {
+        /// One row per changed object: `ZCHANGETYPE` (``ChangeType``), the object's entity number and
+        /// `Z_PK`, its transaction's `Z_PK`, and for an update the bitmap of changed properties.
+        static let change = Table(entity: "CHANGE", number: 16001, columns: [
+            ("ZCHANGETYPE", "INTEGER"), ("ZENTITY", "INTEGER"), ("ZENTITYPK", "INTEGER"),
+            ("ZTRANSACTIONID", "INTEGER"), ("ZCOLUMNS", "BLOB"),
+        ])
+        /// One row per save: the `…TS` columns refer to `ATRANSACTIONSTRING` rows; the text columns
+        /// beside them stay NULL in the corpus store (strings are stored once, by reference).
+        static let transaction = Table(entity: "TRANSACTION", number: 16002, columns: [
+            ("ZAUTHORTS", "INTEGER"), ("ZBUNDLEIDTS", "INTEGER"), ("ZCONTEXTNAMETS", "INTEGER"),
+            ("ZPROCESSIDTS", "INTEGER"), ("ZTIMESTAMP", "FLOAT"), ("ZAUTHOR", "VARCHAR"), ("ZBUNDLEID", "VARCHAR"),
+            ("ZCONTEXTNAME", "VARCHAR"), ("ZPROCESSID", "VARCHAR"), ("ZQUERYGEN", "BLOB"),
+        ])
+        /// The strings transactions refer to, each once (a unique index on `ZNAME`).
+        static let string = Table(entity: "TRANSACTIONSTRING", number: 16003, columns: [("ZNAME", "VARCHAR")])
+        /// In `Z_PRIMARYKEY` order.
+        static let tables = [change, transaction, string]
+
+        /// The indexes, in the corpus store's `sqlite_master` order: `(name, table, column, modern)`;
+        /// a modern index (`Z_<Entity>_<name>`) gives its column `COLLATE BINARY ASC`.
+        static let indexes: [(name: String, table: String, column: String, modern: Bool, unique: Bool)] = [
+            ("ACHANGE_ZTRANSACTIONID_INDEX", "ACHANGE", "ZTRANSACTIONID", false, false),
+            ("ATRANSACTION_ZAUTHORTS_INDEX", "ATRANSACTION", "ZAUTHORTS", false, false),
+            ("ATRANSACTION_ZBUNDLEIDTS_INDEX", "ATRANSACTION", "ZBUNDLEIDTS", false, false),
+            ("ATRANSACTION_ZCONTEXTNAMETS_INDEX", "ATRANSACTION", "ZCONTEXTNAMETS", false, false),
+            ("ATRANSACTION_ZPROCESSIDTS_INDEX", "ATRANSACTION", "ZPROCESSIDTS", false, false),
+            ("Z_TRANSACTION_TransactionAuthorIndex", "ATRANSACTION", "ZAUTHOR", true, false),
+            ("Z_TRANSACTION_TransactionTimestampIndex", "ATRANSACTION", "ZTIMESTAMP", true, false),
+            ("Z_TRANSACTIONSTRING_UNIQUE_NAME", "ATRANSACTIONSTRING", "ZNAME", true, true),
+        ]
+
+        /// A history entity's table: `A` + its name (an ancillary model's prefix).
+        struct Table: Sendable {
+            let entity: String
+            let number: Int
+            let columns: [(name: String, type: String)]
+            var name: String { "A" + entity }
+        }
+    }
 }

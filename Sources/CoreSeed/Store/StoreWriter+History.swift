@@ -1,0 +1,74 @@
+extension StoreWriter {
+    /// What an update of a tracked store changed besides inserting rows: the stored rows it touched, which
+    /// Core Data would record as update changes (docs/LAYOUT.md, "Persistent history": not proven, so
+    /// not written).
+    public struct StoredRowChanges: Sendable, Equatable {
+        /// Stored rows whose values changed.
+        public var updated = 0
+        /// New rows that refer to a stored row (a to-one or a hidden to-many key): the stored row's
+        /// inverse gains a member.
+        public var newRowsReferringToStored = 0
+        /// New join rows with a stored row on one side.
+        public var joinRowsWithStored = 0
+
+        public var isEmpty: Bool { updated == 0 && newRowsReferringToStored == 0 && joinRowsWithStored == 0 }
+    }
+
+    /// Records an update of a tracked store as one transaction of insert changes, one per row above
+    /// `formerMaxima` (each hierarchy root's `Z_MAX` before the update), when it changed no stored row;
+    /// otherwise throws, naming what Core Data would have recorded that CoreSeed cannot.
+    /// `updatedRows`: rows the update changed; `addedJoinRows`: join rows it added, per join table.
+    public func recordUpdateHistory(_ transaction: HistoryTransaction, formerMaxima: [String: Int64], updatedRows: Int,
+                                    addedJoinRows: [String: Int]) throws {
+        var changes = StoredRowChanges(updated: updatedRows)
+        do {
+            changes.newRowsReferringToStored = try newRowsReferringToStored(formerMaxima)
+            for join in layout.joinTables {
+                guard let added = addedJoinRows[join.name], added > 0 else { continue }
+                let statement = try store.prepare(CoreDataSQL.historyJoinRowsOfNewRows(join))
+                try statement.bind([.integer(formerMaximum(of: join.firstEntity, formerMaxima)), .integer(formerMaximum(of: join.secondEntity, formerMaxima))])
+                let ofNewRows = try StoreWriter.count(statement)
+                changes.joinRowsWithStored += max(0, added - ofNewRows)
+            }
+        } catch {
+            throw StoreWriter.writeFailure(error, path: targetPath)
+        }
+        guard changes.isEmpty else { throw FileError(path: targetPath, message: PersistentHistory.storedRowsRefusal(changes)) }
+        do {
+            try PersistentHistory.record(transaction, in: store, layout: layout, formerMaxima: formerMaxima)
+        } catch {
+            throw StoreWriter.writeFailure(error, path: targetPath)
+        }
+    }
+
+    /// New rows whose to-one (or hidden to-many key) names a stored row.
+    private func newRowsReferringToStored(_ formerMaxima: [String: Int64]) throws(SQLiteError) -> Int {
+        var total = 0
+        for table in layout.tables {
+            for column in table.columns {
+                let destination: String
+                switch column.role {
+                case .toOne(_, _, let name), .toManyKey(_, _, let name): destination = name
+                default: continue
+                }
+                let statement = try store.prepare(CoreDataSQL.historyNewRowsReferringToStored(table: table.name, column: column.name))
+                try statement.bind([.integer(formerMaxima[table.rootEntity] ?? 0), .integer(formerMaximum(of: destination, formerMaxima))])
+                total += try StoreWriter.count(statement)
+            }
+        }
+        return total
+    }
+
+    /// The one integer a bound `count(*)` statement gives.
+    private static func count(_ statement: SQLiteStatement) throws(SQLiteError) -> Int {
+        guard try statement.step(), case .integer(let count) = statement.value(at: 0) else { return 0 }
+        return Int(count)
+    }
+
+    /// The former `Z_MAX` of the hierarchy `entity` belongs to.
+    private func formerMaximum(of entity: String, _ formerMaxima: [String: Int64]) -> Int64 {
+        guard let table = layout.entity(named: entity)?.tableName,
+              let root = layout.tables.first(where: { $0.name == table })?.rootEntity else { return 0 }
+        return formerMaxima[root] ?? 0
+    }
+}
