@@ -117,7 +117,7 @@ struct ModelArchiveWriter {
             } else {
                 fields.add("NSRenamingIdentifier", entityName(name))
             }
-            let constraints = lineage(name).flatMap(\.uniquenessConstraints)
+            let constraints = entity.uniquenessConstraints
             if !constraints.isEmpty {
                 fields.add("NSUniqueTuples", archiver.collection(classes: ["NSMutableArray", "NSArray", "NSObject"]) {
                     constraints.map { tuple in
