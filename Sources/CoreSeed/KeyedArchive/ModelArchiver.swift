@@ -30,6 +30,53 @@ public enum ModelArchiver {
         return writer.archiver.finish(root: root, hashedTop: framework < 1044)
     }
 
+    /// The frameworks whose caches CoreSeed's archive reproduced byte for byte (637 to 1344, the newest
+    /// fresh store of the corpus); a newer framework may archive differently.
+    public static let provenFrameworks = 637...1344
+
+    /// `Z_MODELCACHE.Z_CONTENT` for a new store of `model` at `framework`: the archive in the form
+    /// proven byte-identical to Core Data's (``Shape/loaded``, Foundation class names not shared),
+    /// raw-deflated; nil outside ``provenFrameworks`` and for a model with a feature no matching corpus
+    /// cache has shown (``unprovenFeature(_:)``), whose store keeps an empty `Z_MODELCACHE` as before.
+    public static func storeCache(for model: Model, framework: Int) -> [UInt8]? {
+        guard provenFrameworks.contains(framework), unprovenFeature(model) == nil else { return nil }
+        return try? RawDeflate.deflate(archive(model, framework: framework))
+    }
+
+    /// The first feature of `model` outside what the byte-identical corpus caches hold (docs/LAYOUT.md,
+    /// "Z_MODELCACHE"): entities without inheritance, abstractness, renaming identifiers or uniqueness
+    /// constraints; attributes of type String, Date, Integer 16/32/64, Boolean, Double, Float or
+    /// Binary, optional or not, with an integer default at most; relationships with an inverse,
+    /// to-one, to-many and ordered, any delete rule. Nil when the archive is proven.
+    public static func unprovenFeature(_ model: Model) -> String? {
+        if let feature = unsupportedFeature(model) { return feature }
+        for entity in model.entities {
+            let what = "entity \(entity.name)"
+            if entity.parentName != nil || model.entities.contains(where: { $0.parentName == entity.name }) { return "\(what): inheritance" }
+            if entity.isAbstract { return "\(what): abstract" }
+            if entity.renamingIdentifier != nil { return "\(what): a renaming identifier" }
+            if !entity.uniquenessConstraints.isEmpty { return "\(what): uniqueness constraints" }
+            if entity.representedClassName?.hasPrefix(".") == true { return "\(what): a module-relative class name" }
+            for attribute in entity.attributes {
+                let name = "\(what).\(attribute.name)"
+                guard [.string, .date, .integer16, .integer32, .integer64, .boolean, .double, .float, .binary].contains(attribute.type) else {
+                    return "\(name): type \(attribute.type.rawValue)"
+                }
+                if attribute.defaultValueString != nil && !attribute.type.isInteger { return "\(name): a default value of type \(attribute.type.rawValue)" }
+                if attribute.isTransient { return "\(name): transient" }
+                if attribute.isIndexed { return "\(name): indexed" }
+                if attribute.renamingIdentifier != nil { return "\(name): a renaming identifier" }
+                if attribute.allowsExternalBinaryDataStorage || attribute.preserveAfterDeletion || attribute.valueTransformerName != nil {
+                    return "\(name): storage flags or a transformer"
+                }
+            }
+            for relationship in entity.relationships where relationship.renamingIdentifier != nil {
+                return "\(what).\(relationship.name): a renaming identifier"
+            }
+        }
+        return nil
+    }
+
     /// The first feature of `model` that ``archive(_:framework:shape:)`` cannot write as Core Data
     /// does (no store in the corpus shows its archived form), or nil.
     public static func unsupportedFeature(_ model: Model) -> String? {

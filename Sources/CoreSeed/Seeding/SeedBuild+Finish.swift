@@ -51,7 +51,9 @@ extension SeedBuild {
                 }
                 let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
-                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, check: selfCheck)
+                // The model's archive where it is proven to be Core Data's own (ModelArchiver.storeCache).
+                let modelCache = framework.hasModelCache ? ModelArchiver.storeCache(for: seedPlan.model, framework: framework.rawValue) : nil
+                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, modelCache: modelCache, check: selfCheck)
                 return output
             }
         }
