@@ -20,15 +20,26 @@ extension ModelArchiveWriter {
     func encodeProperties(of entity: String) -> Node {
         let all = members(of: entity)
         let byName = Dictionary(all.map { ($0.name, $0) }) { first, _ in first }
-        // The source dictionary's order: attributes by name, then relationships by name (87 of the 96
-        // root entities of the corpus caches; a sub-entity's order is not known).
-        func sorted(_ members: [Member]) -> [String] { members.map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-        let insertion = sorted(all.filter { $0.attribute != nil }) + sorted(all.filter { $0.relationship != nil })
+        let (attributes, relationships) = propertyOrder(of: entity)
+        let insertion = attributes + relationships
         return mutableDictionary(keys: insertion, key: { name in
             shape == .copied ? archiver.string(name, identity: "k:\(entity):\(name)") : propertyName(name, declaredBy: byName[name]!.declaredBy)
         }, value: { name in
             encodeProperty(byName[name]!, of: entity)
         })
+    }
+
+    /// The order of the entity's properties in Core Data's own dictionary, which the archived copy is
+    /// built from: a root entity's attributes by name, then its relationships by name (87 of the 96 root
+    /// entities of the corpus caches); a sub-entity's are its parent's attributes in the parent's order,
+    /// then its own by name, and likewise relationships (every sub-entity of the caches but Wire's).
+    func propertyOrder(of entity: String) -> (attributes: [String], relationships: [String]) {
+        guard let declared = entities[entity] else { return ([], []) }
+        func sorted(_ names: [String]) -> [String] { names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        let own = (sorted(declared.attributes.map(\.name)), sorted(declared.relationships.map(\.name)))
+        guard let parent = declared.parentName else { return own }
+        let inherited = propertyOrder(of: parent)
+        return (inherited.attributes + own.0, inherited.relationships + own.1)
     }
 
     func encodeProperty(_ member: Member, of entity: String) -> Node {

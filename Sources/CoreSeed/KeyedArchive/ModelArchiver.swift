@@ -44,25 +44,25 @@ public enum ModelArchiver {
     }
 
     /// The first feature of `model` outside what the byte-identical corpus caches hold (docs/LAYOUT.md,
-    /// "Z_MODELCACHE"): entities without inheritance, abstractness, renaming identifiers or uniqueness
-    /// constraints; attributes of type String, Date, Integer 16/32/64, Boolean, Double, Float or
-    /// Binary, optional or not, with an integer default at most; relationships with an inverse,
-    /// to-one, to-many and ordered, any delete rule. Nil when the archive is proven.
+    /// "Z_MODELCACHE"): entities with inheritance and uniqueness constraints, not abstract, without
+    /// renaming identifiers; attributes of type String, Date, Integer 16/32/64, Boolean, Double, Float
+    /// or Binary, optional or not, with an integer or Boolean default at most; relationships with an
+    /// inverse, to-one, to-many and ordered, any delete rule. Nil when the archive is proven.
     public static func unprovenFeature(_ model: Model) -> String? {
         if let feature = unsupportedFeature(model) { return feature }
         for entity in model.entities {
             let what = "entity \(entity.name)"
-            if entity.parentName != nil || model.entities.contains(where: { $0.parentName == entity.name }) { return "\(what): inheritance" }
             if entity.isAbstract { return "\(what): abstract" }
             if entity.renamingIdentifier != nil { return "\(what): a renaming identifier" }
-            if !entity.uniquenessConstraints.isEmpty { return "\(what): uniqueness constraints" }
             if entity.representedClassName?.hasPrefix(".") == true { return "\(what): a module-relative class name" }
             for attribute in entity.attributes {
                 let name = "\(what).\(attribute.name)"
                 guard [.string, .date, .integer16, .integer32, .integer64, .boolean, .double, .float, .binary].contains(attribute.type) else {
                     return "\(name): type \(attribute.type.rawValue)"
                 }
-                if attribute.defaultValueString != nil && !attribute.type.isInteger { return "\(name): a default value of type \(attribute.type.rawValue)" }
+                if attribute.defaultValueString != nil && !attribute.type.isInteger && attribute.type != .boolean {
+                    return "\(name): a default value of type \(attribute.type.rawValue)"
+                }
                 if attribute.isTransient { return "\(name): transient" }
                 if attribute.isIndexed { return "\(name): indexed" }
                 if attribute.renamingIdentifier != nil { return "\(name): a renaming identifier" }

@@ -14,7 +14,7 @@ import CoreSeedTestSupport
     /// The stores whose cache CoreSeed's archive reproduces byte for byte, with the shape that does it.
     static let expectedMatches: [String: String] = [
         "iqtodolist": "loaded", "contentful-persistence-test": "loaded", "coredataplus-samplemodel3-v1": "loaded+sharedClassNames",
-        "bnr-coredatastack-testmodel": "copied",
+        "bnr-coredatastack-testmodel": "copied", "coredataplus-2018-samplemodel-v1": "loaded",
         "wibosco-migration-1": "copied", "wibosco-migration-2": "copied", "jeffreybergier-migration-v1.0.0": "copied",
     ]
 

@@ -58,10 +58,11 @@ import CoreSeedTestSupport
         #expect(try Data(contentsOf: scratch.url.appendingPathComponent("Again.sqlite")) == first)
     }
 
-    /// Not proven: a framework newer than the corpus's caches, or a model feature none of them has.
+    /// Not proven: a framework newer than the corpus's caches, or a model feature none of them has
+    /// (an indexed attribute).
     @Test(arguments: [(nil, nil), (1344, """
         <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/></entity>
-        <entity name="Novel" representedClassName="Novel" parentEntity="Book"><attribute name="genre" optional="YES" attributeType="String"/></entity>
+        <entity name="Novel" representedClassName="Novel" parentEntity="Book"><attribute name="genre" optional="YES" attributeType="String" indexed="YES"/></entity>
         """)] as [(Int?, String?)])
     func otherwiseTheCacheStaysEmpty(_ framework: Int?, _ entities: String?) throws {
         let scratch = try Self.prepare(framework: framework, entities: entities)
