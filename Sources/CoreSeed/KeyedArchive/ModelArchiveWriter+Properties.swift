@@ -137,7 +137,8 @@ extension ModelArchiveWriter {
         case .binary: "NSData"
         case .uuid: "NSUUID"
         case .uri: "NSURL"
-        case .transformable: attribute.customClassName
+        // A Transformable's custom class is not archived (coredataplus-samplemodel-v1: "Color" → nil).
+        case .transformable: nil
         case .undefined, .objectID, .composite: nil
         }
     }
