@@ -4,9 +4,11 @@
 /// As Foundation does: an object's `$objects` slot is taken when it is first referenced, conditionally
 /// or not; its fields are filled when it is first encoded unconditionally, children depth first in the
 /// order its `encodeWithCoder:` writes them; its class dictionary follows its whole subgraph. Strings
-/// are one object per value (a model shares its name strings), numbers and booleans are shared as
-/// tagged pointers are. An object's keys are in the order of ``CFBasicHashOrder``, inserted in the
-/// order its class gives (`keyOrder`, which may place `$class`), else in encoding order, `$class` last.
+/// are one object per value unless given an identity of their own (a copy); numbers (32- and 64-bit
+/// apart) and booleans are one plist object per value, as tagged pointers and CF's cached numbers are.
+/// An object's keys are in the order of ``CFBasicHashOrder``, inserted in the order its class gives
+/// (`keyOrder`, which may place `$class`), else in encoding order, `$class` last. Each rule is checked
+/// against the corpus's model caches (docs/LAYOUT.md, "Z_MODELCACHE"; `ModelArchiverCorpusTests`).
 ///
 /// Not `Sendable`: the mutable state of one archive being written.
 final class ObjectArchiver {
