@@ -67,7 +67,9 @@ extension SeedBuild {
                 }
                 let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
-                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata,
+                // The model's archive where it is proven to be Core Data's own (ModelArchiver.storeCache).
+                let modelCache = framework.hasModelCache ? ModelArchiver.storeCache(for: seedPlan.model, framework: framework.rawValue) : nil
+                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, modelCache: modelCache,
                                   history: seedPlan.spec.historyTracking ? options.historyTransaction : nil, check: selfCheck)
                 return output
             }

@@ -209,7 +209,7 @@ public final class StoreWriter {
     }
 
     private func complete(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64], uuid: String,
-                          metadata: StoreMetadata, history: HistoryTransaction?) throws(SQLiteError) {
+                          metadata: StoreMetadata, modelCache: [UInt8]?, history: HistoryTransaction?) throws(SQLiteError) {
         let timing = PhaseTiming()
         for index in layout.indexes { try database.execute(index.sql) }
         timing.mark("  indexes")
@@ -219,7 +219,14 @@ public final class StoreWriter {
         for trigger in layout.triggers { try database.execute(trigger) }
         try database.execute(CoreDataSchema.createPrimaryKeyTable)
         try database.execute(CoreDataSchema.createMetadataTable)
-        if layout.framework.hasModelCache { try database.execute(CoreDataSchema.createModelCacheTable) }
+        if layout.framework.hasModelCache {
+            try database.execute(CoreDataSchema.createModelCacheTable)
+            if let modelCache {
+                let row = try database.prepare(CoreDataSQL.modelCacheInsert)
+                try row.bind([.blob(modelCache)])
+                try row.step()
+            }
+        }
         if history != nil { try PersistentHistory.createTables(in: database) }
         let primaryKey = try database.prepare(CoreDataSQL.primaryKeyInsert)
         for entity in layout.entities {
@@ -243,15 +250,16 @@ public final class StoreWriter {
         timing.mark("  journal mode")
     }
 
-    /// Finishes the store: indexes, `Z_PRIMARYKEY` (with `maxPrimaryKeys` per root entity), fixed tables,
-    /// `Z_METADATA`; commits; switches to `journal_mode=DELETE`; runs `check`
-    /// (a `verify` of the finished file); then renames it over the target. With `history`, the store
-    /// gets the persistent-history tables and every row an insert change of that one transaction.
-    public func finish(maxPrimaryKeys: [String: Int64], uuid: String, metadata: StoreMetadata,
+    /// Finishes the store: indexes, `Z_PRIMARYKEY` (with `maxPrimaryKeys` per root entity), fixed tables
+    /// (`Z_MODELCACHE` with `modelCache` as its one row when given), `Z_METADATA`; commits; switches to
+    /// `journal_mode=DELETE`; runs `check` (a `verify` of the finished file); then renames it over the target.
+    /// With `history`, the store gets the persistent-history tables and every row an insert change of
+    /// that one transaction.
+    public func finish(maxPrimaryKeys: [String: Int64], uuid: String, metadata: StoreMetadata, modelCache: [UInt8]? = nil,
                        history: HistoryTransaction? = nil, check: (SQLiteDatabase) throws -> [String]) throws {
         let database = connection
         do {
-            try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, history: history)
+            try complete(database, maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, modelCache: modelCache, history: history)
         } catch {
             throw StoreWriter.writeFailure(error, path: targetPath)
         }

@@ -63,6 +63,9 @@ enum CoreDataSQL {
     /// The `Z_METADATA` row: UUID, metadata property list.
     static let metadataInsert = "INSERT INTO \(metadata) (\(metadataColumns.version), \(metadataColumns.uuid), \(metadataColumns.plist)) VALUES (1, ?, ?)"
 
+    /// The `Z_MODELCACHE` row: the raw-deflated model archive.
+    static let modelCacheInsert = "INSERT INTO \(CoreDataSchema.modelCacheTable) (\(CoreDataSchema.modelCacheContentColumn)) VALUES (?)"
+
     /// An upsert's raise of a hierarchy's `Z_MAX` (parameters: the new maximum, the root's name, it again).
     static let primaryKeyMaxRaise = "UPDATE \(keys) SET \(keyColumns.max) = ? WHERE \(keyColumns.name) = ? AND \(keyColumns.max) < ?"
 

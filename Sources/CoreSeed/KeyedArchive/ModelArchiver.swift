@@ -1,0 +1,105 @@
+/// Writes a ``Model`` as the `NSManagedObjectModel` keyed archive Core Data keeps in a store's
+/// `Z_MODELCACHE` (DESIGN §4c.7), object for object as Apple's `NSKeyedArchiver` writes it, through
+/// ``ObjectArchiver``. The encoding order of each class is its `encodeWithCoder:` (decompiled
+/// CoreData, docs/LAYOUT.md "Z_MODELCACHE"); which strings are one object, and a few containers, depend
+/// on how the app loaded its model (``Shape``).
+///
+/// ``unsupportedFeature(_:)`` names the first model feature whose archived form no corpus store has
+/// shown; a store is given no cache for such a model.
+public enum ModelArchiver {
+    /// How the model Core Data archived was held in memory: two forms are seen in real stores.
+    public enum Shape: String, Sendable, CaseIterable {
+        /// Loaded from a compiled model as is: every string one object per value, an entity's renaming
+        /// identifier its name, an empty `NSMutableDictionary` of sub-entities, an `NSSet` of version
+        /// identifiers (most stores, every era).
+        case loaded
+        /// A copied model (`bnr-coredatastack-testmodel`, `wibosco-migration-*`,
+        /// `jeffreybergier-migration-v1.0.0`, `xcserver-2.0.0-empty`): property dictionary keys are
+        /// separate strings, an entity's renaming identifier an `NSMutableString`, no sub-entity
+        /// dictionary when there are none, an `NSMutableSet` of version identifiers.
+        case copied
+    }
+
+    /// The decompressed archive of `model` as Core Data `framework` writes it. `sharedClassNames`:
+    /// Foundation's class names are one string each across the archive (some stores from 1044 on),
+    /// else only those short enough for a tagged pointer.
+    public static func archive(_ model: Model, framework: Int, shape: Shape = .loaded, sharedClassNames: Bool = false) -> [UInt8] {
+        let writer = ModelArchiveWriter(model: model, shape: shape)
+        writer.archiver.sharesFoundationClassNames = sharedClassNames
+        let root = writer.encodeModel()
+        return writer.archiver.finish(root: root, hashedTop: framework < 1044)
+    }
+
+    /// The frameworks whose caches CoreSeed's archive reproduced byte for byte (637 to 1344, the newest
+    /// fresh store of the corpus); a newer framework may archive differently.
+    public static let provenFrameworks = 637...1344
+
+    /// `Z_MODELCACHE.Z_CONTENT` for a new store of `model` at `framework`: the archive in the form
+    /// proven byte-identical to Core Data's (``Shape/loaded``, Foundation class names not shared),
+    /// raw-deflated; nil outside ``provenFrameworks`` and for a model with a feature no matching corpus
+    /// cache has shown (``unprovenFeature(_:)``), whose store keeps an empty `Z_MODELCACHE` as before.
+    public static func storeCache(for model: Model, framework: Int) -> [UInt8]? {
+        guard provenFrameworks.contains(framework), unprovenFeature(model) == nil else { return nil }
+        return try? RawDeflate.deflate(archive(model, framework: framework))
+    }
+
+    /// The first feature of `model` outside what the byte-identical corpus caches hold (docs/LAYOUT.md,
+    /// "Z_MODELCACHE"): entities with inheritance and uniqueness constraints, not abstract, without
+    /// renaming identifiers; attributes of type String, Date, Integer 16/32/64, Boolean, Double, Float
+    /// or Binary, optional or not, with an integer or Boolean default at most; relationships with an
+    /// inverse, to-one, to-many and ordered, any delete rule. Nil when the archive is proven.
+    public static func unprovenFeature(_ model: Model) -> String? {
+        if let feature = unsupportedFeature(model) { return feature }
+        for entity in model.entities {
+            let what = "entity \(entity.name)"
+            if entity.isAbstract { return "\(what): abstract" }
+            if entity.renamingIdentifier != nil { return "\(what): a renaming identifier" }
+            if entity.representedClassName?.hasPrefix(".") == true { return "\(what): a module-relative class name" }
+            for attribute in entity.attributes {
+                let name = "\(what).\(attribute.name)"
+                guard [.string, .date, .integer16, .integer32, .integer64, .boolean, .double, .float, .binary].contains(attribute.type) else {
+                    return "\(name): type \(attribute.type.rawValue)"
+                }
+                if attribute.defaultValueString != nil && !attribute.type.isInteger && attribute.type != .boolean {
+                    return "\(name): a default value of type \(attribute.type.rawValue)"
+                }
+                if attribute.isTransient { return "\(name): transient" }
+                if attribute.isIndexed { return "\(name): indexed" }
+                if attribute.renamingIdentifier != nil { return "\(name): a renaming identifier" }
+                if attribute.allowsExternalBinaryDataStorage || attribute.preserveAfterDeletion || attribute.valueTransformerName != nil {
+                    return "\(name): storage flags or a transformer"
+                }
+            }
+            for relationship in entity.relationships where relationship.renamingIdentifier != nil {
+                return "\(what).\(relationship.name): a renaming identifier"
+            }
+        }
+        return nil
+    }
+
+    /// The first feature of `model` that ``archive(_:framework:shape:)`` cannot write as Core Data
+    /// does (no store in the corpus shows its archived form), or nil.
+    public static func unsupportedFeature(_ model: Model) -> String? {
+        guard model.configurations.isEmpty else { return "configurations" }
+        guard model.composites.isEmpty else { return "composite attributes" }
+        for entity in model.entities {
+            let what = "entity \(entity.name)"
+            if !entity.userInfo.isEmpty { return "\(what): user info" }
+            if !entity.fetchedPropertyNames.isEmpty { return "\(what): fetched properties" }
+            if !entity.compoundIndexes.isEmpty { return "\(what): compound indexes" }
+            if !entity.fetchIndexes.isEmpty { return "\(what): fetch indexes" }
+            if entity.versionHashModifier != nil { return "\(what): a version hash modifier" }
+            for attribute in entity.attributes {
+                if let reason = ModelArchiveWriter.unsupported(attribute) { return "\(what).\(attribute.name): \(reason)" }
+            }
+            for relationship in entity.relationships {
+                let name = "\(what).\(relationship.name)"
+                if !relationship.userInfo.isEmpty { return "\(name): user info" }
+                if relationship.versionHashModifier != nil { return "\(name): a version hash modifier" }
+                if relationship.isTransient { return "\(name): a transient relationship" }
+                if relationship.inverseName == nil { return "\(name): no inverse" }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import CoreSeed
+import CoreSeedTestSupport
+
+/// Issue 26, item 3: a new store gets `Z_MODELCACHE` where the archive is proven to be Core Data's
+/// (`ModelArchiver.storeCache`), the same bytes on every run; elsewhere the table stays empty, and
+/// `build --into` leaves a store's cache as it is.
+@Suite struct ModelCacheBuildTests {
+    static func prepare(framework: Int?, entities: String? = nil) throws -> Scratch {
+        let scratch = try Scratch()
+        try scratch.writeModel("Library", entities ?? """
+            <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/><relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/></entity>
+            <entity name="Shelf" representedClassName="Shelf"><attribute name="name" attributeType="String"/><relationship name="books" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/></entity>
+            """)
+        try scratch.write("books.csv", "isbn,title\n1,Alpha\n2,Beta\n")
+        let version = framework.map { "\"frameworkVersion\": \($0), " } ?? ""
+        try scratch.write("spec.json", """
+            { "model": "Library.xcdatamodeld", "output": "Library.sqlite", \(version)
+              "sources": { "books": { "csv": "books.csv" } }, "entities": { "Book": { "from": "books", "key": "isbn" } } }
+            """)
+        return scratch
+    }
+
+    /// The store's `Z_MODELCACHE` rows.
+    static func cacheRows(_ path: String) throws -> [[UInt8]] {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
+        return try database.rows("SELECT Z_CONTENT FROM Z_MODELCACHE").compactMap { row in
+            if case .blob(let bytes) = row[0] { return bytes }
+            return nil
+        }
+    }
+
+    @Test(arguments: [637, 866, 1044, 1344])
+    func aProvenModelGetsItsArchive(_ framework: Int) throws {
+        let scratch = try Self.prepare(framework: framework)
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try Self.cacheRows(scratch.path("Library.sqlite"))
+        #expect(rows.count == 1)
+        let model = try ModelVersions.load(path: scratch.path("Library.xcdatamodeld")).current
+        #expect(ModelArchiver.unprovenFeature(model) == nil)
+        #expect(try RawDeflate.inflate(rows.first ?? []) == ModelArchiver.archive(model, framework: framework))
+        // The store reads as its own model: hashes and schema as the source's.
+        let cached = try ModelVersions.load(path: scratch.path("Library.sqlite")).current
+        #expect(ModelHashes.compute(for: cached) == ModelHashes.compute(for: model))
+        let layout = FrameworkVersion(framework)
+        #expect(try StoreLayout(model: cached, framework: layout).statements == StoreLayout(model: model, framework: layout).statements)
+        let verify = try scratch.run(["verify", "Library.sqlite"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test func theStoreIsTheSameOnEveryRun() throws {
+        let scratch = try Self.prepare(framework: 1344)
+        #expect(try scratch.run(["build", "spec.json"]).status == 0)
+        let first = try Data(contentsOf: scratch.url.appendingPathComponent("Library.sqlite"))
+        #expect(try scratch.run(["build", "spec.json", "--output", "Again.sqlite"]).status == 0)
+        #expect(try Data(contentsOf: scratch.url.appendingPathComponent("Again.sqlite")) == first)
+    }
+
+    /// Not proven: a framework newer than the corpus's caches, or a model feature none of them has
+    /// (an indexed attribute).
+    @Test(arguments: [(nil, nil), (1344, """
+        <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/></entity>
+        <entity name="Novel" representedClassName="Novel" parentEntity="Book"><attribute name="genre" optional="YES" attributeType="String" indexed="YES"/></entity>
+        """)] as [(Int?, String?)])
+    func otherwiseTheCacheStaysEmpty(_ framework: Int?, _ entities: String?) throws {
+        let scratch = try Self.prepare(framework: framework, entities: entities)
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.cacheRows(scratch.path("Library.sqlite")).isEmpty)
+    }
+
+    @Test func buildIntoKeepsTheCache() throws {
+        let scratch = try Self.prepare(framework: 1344)
+        #expect(try scratch.run(["build", "spec.json"]).status == 0)
+        let before = try Self.cacheRows(scratch.path("Library.sqlite"))
+        try scratch.write("books.csv", "isbn,title\n1,Alpha\n2,Beta\n3,Gamma\n")
+        let update = try scratch.run(["build", "spec.json", "--into", "Library.sqlite", "--mode", "upsert"])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(try Self.cacheRows(scratch.path("Library.sqlite")) == before)
+    }
+}
