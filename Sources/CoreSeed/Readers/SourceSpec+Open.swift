@@ -13,13 +13,8 @@ extension SourceSpec {
         case .json(_, let records, let fields):
             return try JSONRecordReader(path: file, file: file, records: records, fields: fields)
         case .computed(let base, let fields, let filter):
-            let makeReader: @Sendable () throws(ReaderError) -> ComputedFieldsReader = { () throws(ReaderError) in
-                try ComputedFieldsReader(base: try base.openReader(relativeTo: directory), fields: fields, filter: filter,
-                                         file: file, directory: directory)
-            }
-            let reader = try makeReader()
-            reader.aheadOpener = makeReader  // its expressions may run ahead, on a reader of their own (ComputedAhead)
-            return reader
+            return try ComputedFieldsReader(base: try base.openReader(relativeTo: directory), fields: fields, filter: filter,
+                                            file: file, directory: directory)
         }
     }
 

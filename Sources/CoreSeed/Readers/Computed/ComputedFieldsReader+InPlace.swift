@@ -23,12 +23,8 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
 
     func nextRaw() throws(ReaderError) -> Bool {
         guard let reader = rawBase else { return false }
-        if inPlaceBase == nil, let makeReader = aheadOpener, !stages.isEmpty, stages.allSatisfy({ if case .expressions = $0 { true } else { false } }) {
-            ahead = ComputedAhead(count: fieldNames.count - ownCount, toleratesFailures: toleratesFailures, makeReader: makeReader)
-        }
         inPlaceBase = reader
         csvBase = reader as? CSVReader
-        if let ahead { return try nextRaw(reader, taking: ahead) }
         while try reader.nextRaw() {
             position += 1
             slots.clear()
@@ -48,25 +44,8 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
         return false
     }
 
-    /// ``nextRaw()`` with the expressions evaluated ahead: each record's outcome taken, in order.
-    private func nextRaw(_ reader: any FieldViewReader, taking ahead: ComputedAhead) throws(ReaderError) -> Bool {
-        while try reader.nextRaw() {
-            position += 1
-            currentFailure = nil
-            switch try ahead.next(file: file) {
-            case .kept: return true
-            case .filtered: filtered += 1
-            case .failed(let error):
-                currentFailure = error  // a failure the reader tolerates (the other thread's reader throws the others)
-                return true
-            }
-        }
-        return false
-    }
-
     func fieldView(_ index: Int) -> FieldView {
         guard index >= ownCount else { return ownFieldView(index) }
-        if let ahead { return ahead.view(index - ownCount) }
         return slots.view(index - ownCount)
     }
 
@@ -83,7 +62,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
         guard let reader = rawBase else { throw ReaderError(.cannotRead("no record"), at: SourceLocation(file: file)) }
         var record = try reader.currentRecord()
         let count = record.values.count
-        for index in 0..<(fieldNames.count - ownCount) { record.values.append(ahead?.value(index) ?? slots.value(index)) }
+        for index in 0..<(fieldNames.count - ownCount) { record.values.append(slots.value(index)) }
         record.fieldLines? += Array(repeating: 0, count: fieldNames.count - count)
         record.fieldColumns? += Array(repeating: 0, count: fieldNames.count - count)
         record.computeFailure = currentFailure

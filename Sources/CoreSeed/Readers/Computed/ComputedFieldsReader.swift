@@ -17,12 +17,6 @@ final class ComputedFieldsReader: RecordReader {
     /// ``inPlaceBase`` when it is a CSV reader, for direct calls (without a retain per field).
     // SAFETY: as `inPlaceBase`, which holds the same reader strongly for as long as this is set.
     @exclusivity(unchecked) unowned(unsafe) var csvBase: CSVReader?
-    /// How to open a second reader of the same source with the same computed fields, for
-    /// ``ComputedAhead`` (set by `SourceSpec.openReader`; a reader made by it has none).
-    var aheadOpener: (@Sendable () throws(ReaderError) -> ComputedFieldsReader)?
-    /// The expressions evaluated on another thread, once the in-place path has started with them.
-    // SAFETY: as `inPlaceBase`.
-    @exclusivity(unchecked) var ahead: ComputedAhead?
     /// Records the filter left out so far.
     // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var filtered = 0
