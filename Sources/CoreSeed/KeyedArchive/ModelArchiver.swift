@@ -36,11 +36,11 @@ public enum ModelArchiver {
 
     /// `Z_MODELCACHE.Z_CONTENT` for a new store of `model` at `framework`: the archive in the form
     /// proven byte-identical to Core Data's (``Shape/loaded``, Foundation class names not shared),
-    /// raw-deflated; nil outside ``provenFrameworks`` and for a model with a feature no matching corpus
+    /// raw-deflated (a deflate failure is thrown, never a silently empty cache); nil outside ``provenFrameworks`` and for a model with a feature no matching corpus
     /// cache has shown (``unprovenFeature(_:)``), whose store keeps an empty `Z_MODELCACHE` as before.
-    public static func storeCache(for model: Model, framework: Int) -> [UInt8]? {
+    public static func storeCache(for model: Model, framework: Int) throws(RawDeflate.Failure) -> [UInt8]? {
         guard provenFrameworks.contains(framework), unprovenFeature(model) == nil else { return nil }
-        return try? RawDeflate.deflate(archive(model, framework: framework))
+        return try RawDeflate.deflate(archive(model, framework: framework))
     }
 
     /// The first feature of `model` outside what the byte-identical corpus caches hold (docs/LAYOUT.md,

@@ -68,7 +68,12 @@ extension SeedBuild {
                 let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
                 // The model's archive where it is proven to be Core Data's own (ModelArchiver.storeCache).
-                let modelCache = framework.hasModelCache ? ModelArchiver.storeCache(for: seedPlan.model, framework: framework.rawValue) : nil
+                var modelCache: [UInt8]?
+                do throws(RawDeflate.Failure) {
+                    if framework.hasModelCache { modelCache = try ModelArchiver.storeCache(for: seedPlan.model, framework: framework.rawValue) }
+                } catch {
+                    throw FileError(path: output, message: "cannot compress the model for the store's Z_MODELCACHE: \(error.message); nothing was written")
+                }
                 try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, modelCache: modelCache,
                                   history: seedPlan.spec.historyTracking ? options.historyTransaction : nil, check: selfCheck)
                 return output

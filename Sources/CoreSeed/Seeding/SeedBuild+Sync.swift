@@ -67,7 +67,8 @@ extension SeedBuild {
         // Never silent: deletions a tracked store's history does not record are invisible to CloudKit
         // and extensions, and CoreSeed does not write delete changes (docs/LAYOUT.md, persistent history).
         if recordsHistory, !deletion.deleted.isEmpty {
-            let problem = FileError(path: storePath, message: "the store tracks persistent history and the sync would delete \(deletion.deleted.count) row(s), which CoreSeed cannot record in it yet (without history CloudKit never exports the deletions and extensions do not see them): nothing was changed; pass --no-history to delete them without history")
+            let each = deletion.perEntity.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rows)" }.joined(separator: "; ")
+            let problem = FileError(path: storePath, message: "the store tracks persistent history and the sync would delete \(deletion.deleted.count) row(s), which CoreSeed cannot record in it yet (\(each); without history CloudKit never exports the deletions and extensions do not see them): nothing was changed; pass --no-history to delete them without history")
             guard options.dryRun else { throw BuildFailure(problems: [problem], report: report) }
             report.warnings.append(Diagnostic(.warning, at: storePath, "\(problem.message) (the run would stop here)"))
         }

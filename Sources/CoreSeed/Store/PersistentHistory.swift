@@ -61,10 +61,9 @@ public enum PersistentHistory {
         // The changes first, of the next transaction: a save that inserted nothing records none.
         let before = maxima.changes, transactionKey = maxima.transactions + 1
         for table in layout.tables {
-            let root = layout.entities.first { $0.tableName == table.name && $0.superNumber == 0 }?.name ?? ""
             let changes = try database.prepare(CoreDataSQL.historyChangesOfRows(table: table.name))
             try changes.bind([.integer(maxima.changes), .integer(ChangeType.insert.rawValue), .integer(transactionKey),
-                              .integer(formerMaxima[root] ?? 0)])
+                              .integer(formerMaxima[table.rootEntity] ?? 0)])
             try changes.step()
             maxima.changes += database.changes
         }

@@ -14,11 +14,10 @@ extension StoreVerifier {
         }
         for table in present {
             let expected = [CoreDataSchema.primaryKey, CoreDataSchema.entityColumn, CoreDataSchema.optimisticLockColumn] + table.columns.map(\.name)
-            guard StoreVerifier.has(schema, table: table.name, columns: expected) else {
+            if !StoreVerifier.has(schema, table: table.name, columns: expected) {
                 let stored = schema.table(table.name)?.columns.map(\.name) ?? []
                 report.differences.append("persistent history: \(table.name) lacks \(expected.filter { !stored.contains($0) }.joined(separator: ", "))")
                 complete = false
-                continue
             }
         }
         guard complete else { return }
@@ -51,7 +50,8 @@ extension StoreVerifier {
         for row in try database.rows(CoreDataSQL.historyChangeKinds) {
             let first = ExistingRows.shown(row[3])
             let count = if case .integer(1) = row[2] { "1 change" } else { "\(ExistingRows.shown(row[2])) changes" }
-            if case .integer(let type) = row[0], PersistentHistory.ChangeType(rawValue: type) != nil {} else {
+            let knownType = if case .integer(let type) = row[0] { PersistentHistory.ChangeType(rawValue: type) != nil } else { false }
+            if !knownType {
                 report.differences.append("persistent history: \(count) of type \(ExistingRows.shown(row[0])), not 0 (insert), 1 (update) or 2 (delete); the first: Z_PK \(first)")
             }
             if case .integer(let entity) = row[1], numbers.contains(entity) { continue }

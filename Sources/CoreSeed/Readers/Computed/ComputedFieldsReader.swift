@@ -185,12 +185,11 @@ final class ComputedFieldsReader: RecordReader {
     private static func indexes(of reads: [String], names: [String], what: String,
                                 fail: (String) -> ReaderError) throws(ReaderError) -> [Int] {
         try reads.map { name throws(ReaderError) in
-            let folded = ASCII.foldedName(name)
-            let matches = names.filter { ASCII.foldedName($0) == folded }
-            if !names.contains(name), matches.count > 1 {
-                throw fail("\(what): ':\(name)' could be the field \(matches.map { "'\($0)'" }.joined(separator: " or ")): name one of them exactly")
-            }
             guard let index = names.firstIndex(of: fieldName(for: name, in: names) ?? name) else {
+                let matches = names.filter { ASCII.foldedName($0) == ASCII.foldedName(name) }
+                if matches.count > 1 {
+                    throw fail("\(what): ':\(name)' could be the field \(matches.map { "'\($0)'" }.joined(separator: " or ")): name one of them exactly")
+                }
                 throw fail("\(what): ':\(name)' is not a field of this source\(Suggestion.hint(for: name, in: names)) (fields: \(names.joined(separator: ", ")))")
             }
             return index
