@@ -1,7 +1,8 @@
 import Foundation
 
 /// Checks a store against a model: which version wrote it (its hashes match), then schema,
-/// `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys, persistent history, metadata keys and `PRAGMA integrity_check`.
+/// `Z_PRIMARYKEY`, `Z_ENT` values, dangling keys, persistent history, the cached model, metadata keys and
+/// `PRAGMA integrity_check`.
 ///
 /// A store is judged by what Core Data addresses at run time (entity numbers and names, tables,
 /// column names and types, join tables, hashes, metadata): history that a store migrated in place keeps
@@ -127,6 +128,7 @@ public struct StoreVerifier {
         let builtByCoreSeed = standard == .freshStore || metadata.other["CoreSeedVersion"] != nil
         try checkRows(database, schema, layout, builtByCoreSeed: builtByCoreSeed, into: &report)
         try checkHistory(database, schema, layout, builtByCoreSeed: builtByCoreSeed, into: &report)
+        try checkModelCache(database, schema, matching: hashes, version: model.versionName, fresh: standard == .freshStore, into: &report)
         try checkExternalBinaries(database, schema, layout, model: model, storePath: storePath, builtByCoreSeed: builtByCoreSeed, into: &report)
         if values {
             try checkValues(database, schema, layout, model: model, into: &report)
