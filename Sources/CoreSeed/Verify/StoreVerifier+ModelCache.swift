@@ -11,7 +11,7 @@ extension StoreVerifier {
                          fresh: Bool, into report: inout Report) throws {
         guard StoreVerifier.has(schema, table: CoreDataSchema.modelCacheTable, columns: [CoreDataSchema.modelCacheContentColumn]) else { return }
         func problem(_ text: String) {
-            let line = "Z_MODELCACHE: \(text); Core Data reads this cached model when an app lacks model version \(version) (a migration's source)"
+            let line = "\(CoreDataSchema.modelCacheTable): \(text); Core Data reads this cached model when an app lacks model version \(version) (a migration's source)"
             if fresh { report.differences.append(line) } else { report.warnings.append(line) }
         }
         let rows = try database.rows(CoreDataSQL.modelCacheContent)
@@ -23,7 +23,7 @@ extension StoreVerifier {
         let cached: Model
         do {
             let archive = try RawDeflate.inflate(compressed)
-            cached = try CompiledModelReader.model(archive, versionName: "Z_MODELCACHE", path: CoreDataSchema.modelCacheTable)
+            cached = try CompiledModelReader.model(archive, versionName: CoreDataSchema.modelCacheTable, path: CoreDataSchema.modelCacheTable)
         } catch let failure as RawDeflate.Failure {
             problem("not a raw-deflated archive (\(failure.message))")
             return
