@@ -19,12 +19,15 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
             for index in step.arguments where index < ownCount { own[index] = true }
         }
         base.project(own)
+        wantedSteps = neededSteps(wanting: wanted)
     }
 
     func nextRaw() throws(ReaderError) -> Bool {
         guard let reader = rawBase else { return false }
         inPlaceBase = reader
-        csvBase = reader as? CSVReader
+        // SAFETY: unretained: `inPlaceBase` holds the same reader strongly from here on.
+        csvBase = (reader as? CSVReader).map { Unmanaged.passUnretained($0) }
+        chooseStages()
         while try reader.nextRaw() {
             position += 1
             slots.clear()
@@ -53,7 +56,8 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
     /// case, a call per field of every record), else through the protocol.
     @inline(__always)
     private func ownFieldView(_ index: Int) -> FieldView {
-        if let csvBase { return csvBase.fieldView(index) }
+        // SAFETY: `inPlaceBase` holds the CSV reader strongly (see `csvBase`).
+        if let csvBase { return csvBase._withUnsafeGuaranteedRef { $0.fieldView(index) } }
         // SAFETY: `nextRaw` set `inPlaceBase` before any record's field is asked for (FieldViewReader's order).
         return inPlaceBase.unsafelyUnwrapped.fieldView(index)
     }
@@ -80,10 +84,20 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
                 let value = try computeValue(step, try currentRecord())
                 if let field = step.field { slots.store(value, at: field - ownCount) }
             case .expressions(let stage):
+                func take(_ column: Int, _ view: SQLiteStatement.ColumnView) {
+                    if let output = stage.outputs[column] { slots.store(view, at: output - ownCount) } else if !Self.isTrue(view) { kept = false }
+                }
+                let memo = stage.memo
+                if memo.isOn, let found = memo.find(arguments: stage.arguments.count, { argumentView(stage.arguments[$0]) }) {
+                    memo.replay(found, take)
+                    continue
+                }
                 do {
                     try evaluateInPlace(stage.expression, stage.arguments, reader, stage.members[0]) { column, view in
-                        if let output = stage.outputs[column] { slots.store(view, at: output - ownCount) } else if !Self.isTrue(view) { kept = false }
+                        memo.note(column, view)
+                        take(column, view)
                     }
+                    memo.commit()
                 } catch {
                     guard stage.members.count > 1 else { throw error }
                     // One of them fails on this record: evaluated alone, it names itself.
@@ -94,6 +108,12 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
             }
         }
         return kept
+    }
+
+    /// The view of record field `index`: the base's own, or a computed slot.
+    @inline(__always)
+    private func argumentView(_ index: Int) -> FieldView {
+        index < ownCount ? ownFieldView(index) : slots.view(index - ownCount)
     }
 
     private static func isTrue(_ view: SQLiteStatement.ColumnView) -> Bool {
@@ -107,8 +127,7 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
         do throws(SQLiteExpression.Problem) {
             try expression.evaluateColumns(parameters: arguments.count, bind: { statement, position throws(SQLiteError) in
                 let index = arguments[Int(position) - 1]
-                let view = index < ownCount ? ownFieldView(index) : slots.view(index - ownCount)
-                switch view {
+                switch argumentView(index) {
                 case .null: try statement.bindNull(at: position)
                 case .integer(let number): try statement.bindInteger(number, at: position)
                 case .real(let number): try statement.bindReal(number, at: position)

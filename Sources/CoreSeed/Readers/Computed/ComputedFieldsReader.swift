@@ -14,9 +14,9 @@ final class ComputedFieldsReader: RecordReader {
     /// reads in place only before it starts).
     // SAFETY: the reader's thread only; no method re-enters another (as every reader's state).
     @exclusivity(unchecked) var inPlaceBase: (any FieldViewReader)?
-    /// ``inPlaceBase`` when it is a CSV reader, for direct calls (without a retain per field).
+    /// ``inPlaceBase`` when it is a CSV reader, for direct calls without a retain per field.
     // SAFETY: as `inPlaceBase`, which holds the same reader strongly for as long as this is set.
-    @exclusivity(unchecked) unowned(unsafe) var csvBase: CSVReader?
+    @exclusivity(unchecked) var csvBase: Unmanaged<CSVReader>?
     /// Records the filter left out so far.
     // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var filtered = 0
@@ -56,13 +56,25 @@ final class ComputedFieldsReader: RecordReader {
         let outputs: [Int?]
         let arguments: [Int]
         let members: [Int]
+        /// The in-place path's results by arguments.
+        let memo: ExpressionMemo
 
         init(_ expression: SQLiteExpression, outputs: [Int?], arguments: [Int], members: [Int]) {
             (self.expression, self.outputs, self.arguments, self.members) = (expression, outputs, arguments, members)
+            memo = ExpressionMemo(columns: outputs.count)
         }
     }
 
-    let stages: [Stage]
+    /// Every step's stages.
+    let allStages: [Stage]
+    /// The stages a record runs: ``allStages``, or without the expressions whose fields the reader's
+    /// projection does not want (``chooseStages()``).
+    // SAFETY: as `inPlaceBase`; set before the first record only.
+    @exclusivity(unchecked) var stages: [Stage]
+    /// The steps whose values the projection wants (nil: all), with every step they read.
+    var wantedSteps: Set<Int>?
+    // SAFETY: as `inPlaceBase`.
+    @exclusivity(unchecked) var stagesChosen = false
     /// Records read from `base` (the position a random UUID is derived from).
     // SAFETY: as `inPlaceBase`.
     @exclusivity(unchecked) var position = 0
@@ -129,11 +141,41 @@ final class ComputedFieldsReader: RecordReader {
         }
         steps = ordered
         self.tables = tables
-        stages = try Self.stages(ordered, names: names, fail: fail)
+        allStages = try Self.stages(ordered, including: Array(ordered.indices), names: names, fail: fail)
+        stages = allStages
+    }
+
+    /// Before the first record: leaves out the expression steps no wanted field needs (a key pass reads
+    /// only keys), unless failures are tolerated (then every expression runs, so each pass leaves out
+    /// the same records). Keys, UUIDs, joins and the filter always run.
+    func chooseStages() {
+        guard !stagesChosen else { return }
+        stagesChosen = true
+        guard !toleratesFailures, let wanted = wantedSteps, wanted.count < steps.count else { return }
+        let names = fieldNames
+        stages = (try? Self.stages(steps, including: steps.indices.filter(wanted.contains), names: names) { message in
+            ReaderError(.computedField(message), at: SourceLocation(file: file))
+        }) ?? allStages
+    }
+
+    /// The steps a projection needs: the filter, every step that is not an expression, each whose field
+    /// it wants, and (again and again) the steps those read.
+    func neededSteps(wanting wanted: [Bool]) -> Set<Int> {
+        var needed = Set(steps.indices.filter { index in
+            guard case .expression = steps[index].rule, let field = steps[index].field else { return true }
+            return field >= wanted.count || wanted[field]
+        })
+        var pending = Array(needed)
+        while let index = pending.popLast() {
+            for argument in steps[index].arguments where argument >= ownCount {
+                if let producer = steps.firstIndex(where: { $0.field == argument }), needed.insert(producer).inserted { pending.append(producer) }
+            }
+        }
+        return needed
     }
 
     /// ``Stage``s of `steps`: runs of expression steps merged where no member reads another's field.
-    private static func stages(_ steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])], names: [String],
+    private static func stages(_ steps: [(field: Int?, name: String, rule: Rule, arguments: [Int])], including: [Int], names: [String],
                                fail: (String) -> ReaderError) throws(ReaderError) -> [Stage] {
         var stages: [Stage] = [], run: [Int] = []
         func alone(_ index: Int) -> Stage? {
@@ -158,7 +200,8 @@ final class ComputedFieldsReader: RecordReader {
                                                        arguments: try indexes(of: merged.parameterNames, names: names, what: "fields", fail: fail),
                                                        members: run)))
         }
-        for (index, step) in steps.enumerated() {
+        for index in including {
+            let step = steps[index]
             guard case .expression = step.rule else {
                 try flush()
                 stages.append(.record(index))
@@ -197,6 +240,7 @@ final class ComputedFieldsReader: RecordReader {
     }
 
     func next() throws(ReaderError) -> Record? {
+        chooseStages()
         while var record = try base.next() {
             let count = record.values.count
             record.values += Array(repeating: .null, count: fieldNames.count - count)
