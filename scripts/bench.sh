@@ -97,6 +97,8 @@ for ((round = 1; round <= runs; round++)); do
     --max-errors 1 --output "$out/coreseed-keypass.sqlite"
   # One computed field (the city in upper case, in SQL) and one filter every row passes (issue 28).
   run_once "CoreSeed computed field + filter|CSV" "$out/coreseed-computed.sqlite" "$bin" build Benchmarks/specs/bench-csv-computed.json --quiet
+  # The same with arguments that never repeat (the record's CERT # among them): no kept results.
+  run_once "CoreSeed computed, unique arguments|CSV" "$out/coreseed-computed-unique.sqlite" "$bin" build Benchmarks/specs/bench-csv-computed-unique.json --quiet
 done
 record "CoreSeed|CSV" reference
 record "CoreSeed key pass|CSV" "$(check "$out/coreseed-keypass.sqlite")"
@@ -104,6 +106,7 @@ record "CoreSeed|SQLite" "$(check "$out/coreseed-sqlite.sqlite")"
 record "CoreSeed|XML" "$(check "$out/coreseed-xml.sqlite")"
 record "CoreSeed|JSON" "$(check "$out/coreseed-json.sqlite")"
 record "CoreSeed computed field + filter|CSV" "$(sqlite3 "$out/coreseed-computed.sqlite" "SELECT CASE WHEN count(*) = $rows AND sum(ZCITY = upper(ZCITY)) = $rows THEN 'same rows, city upper' ELSE 'DIFFERS' END FROM ZFAILEDBANKINFO")"
+record "CoreSeed computed, unique arguments|CSV" "$(sqlite3 "$out/coreseed-computed-unique.sqlite" "SELECT CASE WHEN count(*) = $rows AND sum(ZCITY = upper(ZCITY)) = $rows THEN 'same rows, city upper' ELSE 'DIFFERS' END FROM ZFAILEDBANKINFO")"
 sqlite3 "$reference" "SELECT 'INSERT INTO Z_METADATA VALUES (' || Z_VERSION || ', ' || quote(Z_UUID) || ', ' || quote(Z_PLIST) || ');' FROM Z_METADATA" > "$dir/metadata.sql"
 # The SQLite floor: SQLite copying CoreSeed's finished rows into an empty store with the same schema.
 cp "$reference" "$dir/finished.sqlite"
