@@ -32,7 +32,7 @@ xml_wrapper=(Sources/CoreSeed/Readers/XML/XMLSAXClient.swift Sources/CoreSeed/Re
              Sources/CoreSeed/Readers/XML/XMLStartTag.swift Sources/CoreSeed/Readers/XML/XMLByteBuffer.swift)
 model_sources=("${xml_wrapper[@]}" Sources/CoreSeed/Model/*.swift Sources/CoreSeed/Layout/*.swift Sources/CoreSeed/Layout/SQL/*.swift Sources/CoreSeed/Crypto/*.swift
                Sources/CoreSeed/KeyedArchive/*.swift Sources/CoreSeed/PropertyList/*.swift Sources/CoreSeed/Store/StoreMetadata.swift
-               Sources/CoreSeed/Diagnostics/FileError.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift
+               Sources/CoreSeed/Diagnostics/FileError.swift Sources/CoreSeed/Diagnostics/Diagnosable.swift Sources/CoreSeed/Diagnostics/RunOption.swift
                Sources/CoreSeed/Diagnostics/JSONWriter.swift Sources/CoreSeed/SQLite/*.swift
                Sources/CoreSeed/FileSystem/*.swift
                -I Sources/CCrypto -I Sources/CZlib -I Sources/CSQLite -I Sources/CSystem)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lint: warnings are errors, no file over 800 lines, file-system calls only in FileSystem/, only SQLite/ imports CSQLite,
+# Lint: warnings are errors, no file over 800 lines, no command-line flag in a library message, file-system calls only in FileSystem/, only SQLite/ imports CSQLite,
 # only Readers/XML (the data reader and the element parser the model reader uses) imports CLibXML2 and
 # nothing imports FoundationXML, only Crypto/ imports the crypto library (CCrypto, CommonCrypto), every unsafe
 # construct has its SAFETY: comment (scripts/unsafe-comments.py), Core Data's SQL is built in
@@ -27,6 +27,11 @@ if grep -rnE "$posix" Sources --include='*.swift' \
    | grep -vE '^Sources/CoreSeed/FileSystem/|^Sources/CoreSeed/Store/InterruptCleanup\.swift:' \
    | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//|func [a-z]+\(|try write\(|try read\(|mutating func link'; then
   echo "a C file-system call outside Sources/CoreSeed/FileSystem: go through FileSystem/FileDescriptor (scripts/lint.sh lists the calls)"; status=1
+fi
+# The library names the options its messages suggest (Diagnostics/RunOption.swift); only the command line
+# spells them as flags: no `--flag` inside a string literal of Sources/CoreSeed (doc comments aside).
+if grep -rnE '"[^"]*--[a-z][a-z-]*' Sources/CoreSeed --include='*.swift' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//'; then
+  echo "a command-line flag in a library message: name it with RunOption (the command line spells it)"; status=1
 fi
 python3 scripts/unsafe-comments.py Sources || { echo "an unsafe construct has no SAFETY: comment (scripts/unsafe-comments.py)"; status=1; }
 # Core Data's SQL has one home: the rule must refuse its planted lines before its pass over Sources counts.

@@ -12,6 +12,8 @@ signal(SIGXFSZ, SIG_IGN)
 if ProcessInfo.processInfo.environment["CORESEED_TIMING"] != nil {
     PhaseTiming.report(to: { Terminal.error("timing: " + $0) })
 }
+// The library names the options its messages suggest; the command line spells them as its flags.
+RunOption.spell(with: { $0.flag })
 var status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()))
 // Diagnostics that could not reach stderr: a run that would have succeeded did not say all it had to.
 if status == .success && Terminal.stderrFailed { status = .ioError }

@@ -141,6 +141,6 @@ public struct StoreExporter {
         if let model = versions.versions.first(where: { ModelHashes.compute(for: $0).entities == metadata.versionHashes }) {
             return model
         }
-        throw FileError(path: storePath, message: "no version of the model matches the store's version hashes (versions: \(versions.versions.map(\.versionName).joined(separator: ", "))); name one with --model-version")
+        throw FileError(path: storePath, message: "no version of the model matches the store's version hashes (versions: \(versions.versions.map(\.versionName).joined(separator: ", "))); name one with \(RunOption.modelVersion)")
     }
 }

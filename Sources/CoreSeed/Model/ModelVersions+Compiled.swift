@@ -39,9 +39,6 @@ extension ModelVersions {
         return .source
     }
 
-    /// What `verify` and `export` say when they read a store with its own model.
-    public static let ownModelNote = "no --model: read with the store's own model (Z_MODELCACHE)"
-
     /// The model of the Core Data store at `path`, read from its `Z_MODELCACHE`.
     public static func loadStore(path: String) throws(FileError) -> ModelVersions {
         let archive: [UInt8]
@@ -101,7 +98,7 @@ extension ModelVersions {
                 throw FileError(.unreadableInput, path: info, message: "names version '\(value)', which is not in the .momd")
             }
         } else if versions.count > 1 {
-            throw FileError(.unreadableInput, path: path, message: "several versions and no VersionInfo.plist; pick one with --model-version")
+            throw FileError(.unreadableInput, path: path, message: "several versions and no VersionInfo.plist; pick one with \(RunOption.modelVersion)")
         }
         return ModelVersions(versions: versions, currentVersionName: current, path: path)
     }

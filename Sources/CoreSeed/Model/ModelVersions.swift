@@ -79,7 +79,7 @@ public struct ModelVersions: Sendable {
                 throw FileError(.unreadableInput, path: marker, message: "names version '\(value)', which is not in the bundle")
             }
         } else if versions.count > 1 {
-            throw FileError(.unreadableInput, path: path, message: "several versions and no .xccurrentversion; pick one with --model-version")
+            throw FileError(.unreadableInput, path: path, message: "several versions and no .xccurrentversion; pick one with \(RunOption.modelVersion)")
         }
         return ModelVersions(versions: versions, currentVersionName: current, path: path)
     }

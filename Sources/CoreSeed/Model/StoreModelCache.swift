@@ -16,11 +16,11 @@ public enum StoreModelCache {
             let database = try SQLiteDatabase(path: path, mode: .readOnly(immutable: true))
             let tables = try database.rows(CoreDataSQL.modelCacheTableExists)
             guard !tables.isEmpty else {
-                throw Failure(path: path, message: "has no Z_MODELCACHE table (a store Core Data wrote before framework 637, or not a Core Data store); give its model with --model")
+                throw Failure(path: path, message: "has no Z_MODELCACHE table (a store Core Data wrote before framework 637, or not a Core Data store); give its model with \(RunOption.model)")
             }
             let rows = try database.rows(CoreDataSQL.modelCacheContent)
             guard rows.count == 1, case .blob(let bytes) = rows[0][0] else {
-                throw Failure(path: path, message: "Z_MODELCACHE holds \(rows.count) rows, not one model; give its model with --model")
+                throw Failure(path: path, message: "Z_MODELCACHE holds \(rows.count) rows, not one model; give its model with \(RunOption.model)")
             }
             blob = bytes
         } catch let failure as Failure {

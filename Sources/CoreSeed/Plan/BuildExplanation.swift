@@ -14,7 +14,7 @@ public enum BuildExplanation {
         var lines = ["\(specPath): model version '\(model.versionName)', framework \(framework.rawValue), output \(spec.output.map(spec.resolve) ?? "(none)")"]
         for entity in seedPlan.entities {
             if entity.hasStoredRowsOnly {
-                lines.append("\(entity.name) (Z_ENT \(entity.number), table \(entity.table.name)): the rows already in the store (--into), found by '\(entity.keyFieldName ?? "")'")
+                lines.append("\(entity.name) (Z_ENT \(entity.number), table \(entity.table.name)): the rows already in the store (\(RunOption.into)), found by '\(entity.keyFieldName ?? "")'")
                 continue
             }
             let sources = entity.sources.map { "'\($0.name)' (\(spec.resolve($0.spec.path)))" }.joined(separator: ", ")

@@ -198,7 +198,7 @@ struct PlanResolver {
     func storedRowsPlan(_ name: String, info: StoreLayout.EntityInfo, table: StoreLayout.Table, spec entitySpec: EntitySpec,
                         context: String) throws -> EntityPlan {
         guard let key = entitySpec.key, !key.isEmpty else {
-            throw fail("\(context): give 'from' (the sources of its rows), or, to link to the rows already in the store (--into), 'key' (the attributes they are found by)")
+            throw fail("\(context): give 'from' (the sources of its rows), or, to link to the rows already in the store (\(RunOption.into)), 'key' (the attributes they are found by)")
         }
         guard entitySpec.attributes.isEmpty, entitySpec.relationships.isEmpty, entitySpec.primaryKey == nil else {
             throw fail("\(context): an entity without 'from' has no records to map: give only its 'key'")

@@ -28,7 +28,7 @@ extension SeedBuild {
             let seen = keys.states[index].storedSeen
             let unlisted = existing.keys[index].values.filter { !seen.contains($0) }.sorted()
             if !unlisted.isEmpty, let location = keys.states[index].unreadableLeftOut {
-                throw FileError(path: storePath, message: "\(location): a left-out \(entity.name) record's key cannot be read as the store holds it, so which stored row it stands for is unknown and a sync cannot tell which \(entity.name) rows to delete: nothing was changed; fix the record, or run --mode upsert")
+                throw FileError(path: storePath, message: "\(location): a left-out \(entity.name) record's key cannot be read as the store holds it, so which stored row it stands for is unknown and a sync cannot tell which \(entity.name) rows to delete: nothing was changed; fix the record, or run \(RunOption.upsert)")
             }
             start += unlisted.map { (entity.name, $0) }
             let stored = try rowCount(store, entity: entity.name, layout: layout)
@@ -57,7 +57,7 @@ extension SeedBuild {
             report.warnings.append(Diagnostic(.warning, at: storePath, "\(place): \(count) key(s) left pointing at deleted rows, as Core Data leaves them; verify reports them as dangling"))
         }
         if !shares.isEmpty {
-            let fix = "check the sources (a truncated export? a filter too strict?) or pass --allow-deletes to delete them"
+            let fix = "check the sources (a truncated export? a filter too strict?) or pass \(RunOption.allowDeletes) to delete them"
             if options.dryRun {
                 for line in shares { report.warnings.append(Diagnostic(.warning, at: storePath, "\(line): the run would stop here; \(fix)")) }
             } else {
@@ -68,7 +68,7 @@ extension SeedBuild {
         // and extensions, and CoreSeed does not write delete changes (docs/LAYOUT.md, persistent history).
         if recordsHistory, !deletion.deleted.isEmpty {
             let each = deletion.perEntity.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.rows)" }.joined(separator: "; ")
-            let problem = FileError(path: storePath, message: "the store tracks persistent history and the sync would delete \(deletion.deleted.count) row(s), which CoreSeed cannot record in it yet (\(each); without history CloudKit never exports the deletions and extensions do not see them): nothing was changed; pass --no-history to delete them without history")
+            let problem = FileError(path: storePath, message: "the store tracks persistent history and the sync would delete \(deletion.deleted.count) row(s), which CoreSeed cannot record in it yet (\(each); without history CloudKit never exports the deletions and extensions do not see them): nothing was changed; pass \(RunOption.noHistory) to delete them without history")
             guard options.dryRun else { throw BuildFailure(problems: [problem], report: report) }
             report.warnings.append(Diagnostic(.warning, at: storePath, "\(problem.message) (the run would stop here)"))
         }

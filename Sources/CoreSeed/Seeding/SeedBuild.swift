@@ -96,16 +96,16 @@ public enum SeedBuild {
         let seedPlan = try SeedPlan(spec: spec, model: model, configuration: options.configuration ?? spec.configuration,
                                    framework: framework)
         if spec.mode == .sync && options.mode != .sync {
-            throw FileError(.badRequest, path: specPath, message: "mode: \"sync\" deletes rows, so it is asked for on the command line only: build with --into STORE --mode sync, and leave \"mode\" out of the spec")
+            throw FileError(.badRequest, path: specPath, message: "mode: \"sync\" deletes rows, so it is asked for on the command line only: build with \(RunOption.sync), and leave \"mode\" out of the spec")
         }
         let mode = options.mode ?? spec.mode
         var options = options
         if options.failOnRejects { options.maxErrors = Int.max }
         if mode == .replace, let entity = seedPlan.entities.first(where: \.hasStoredRowsOnly) {
-            throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name): without 'from' an entity stands for the rows already in the store, which only an update (--into STORE) has: give it 'from', or build with --into")
+            throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name): without 'from' an entity stands for the rows already in the store, which only an update (\(RunOption.intoStore)) has: give it 'from', or build with \(RunOption.into)")
         }
         if mode != .replace, let entity = seedPlan.entities.first(where: \.keepsPrimaryKeys) {
-            throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name).primaryKey: Z_PKs come from the input only in a new store; an update (--into) numbers new rows above the store's Z_MAX: leave \"primaryKey\" out")
+            throw FileError(.badRequest, path: specPath, message: "entities.\(entity.name).primaryKey: Z_PKs come from the input only in a new store; an update (\(RunOption.into)) numbers new rows above the store's Z_MAX: leave \"primaryKey\" out")
         }
         if mode == .upsert, let field = spec.randomUUIDFields.first {
             throw FileError(.badRequest, path: specPath, message: "\(field): {\"uuid\": \"random\"} gives every build new ids, so an update would replace the ids of the rows it matches: use {\"uuid\": \"fromKey\"}, which an update keeps")
@@ -115,9 +115,9 @@ public enum SeedBuild {
         // Where the store goes: an update writes back over the store it reads, unless --output names
         // another file (`--into A --output B` leaves A as it was).
         let written = options.into.map { options.output ?? $0 } ?? output
-        let updatedStore = options.into.map { [(path: $0, role: "the store to update (--into)")] } ?? []
+        let updatedStore = options.into.map { [(path: $0, role: "the store to update (\(RunOption.into))")] } ?? []
         if let into = options.into, options.output != nil, FileIdentity.sameFile(into, written) {
-            throw FileError(.badRequest, path: written, message: "--output names the --into store; leave --output out to update it in place")
+            throw FileError(.badRequest, path: written, message: "\(RunOption.output) names the \(RunOption.into) store; leave \(RunOption.output) out to update it in place")
         }
         if !options.dryRun {
             try SeedSpec.refuseFolder(written, as: "output")

@@ -17,7 +17,7 @@ public enum PersistentHistory {
         say(changes.updated, "stored row updated", "stored rows updated")
         say(changes.newRowsReferringToStored, "new row refers to a stored row", "new rows refer to stored rows")
         say(changes.joinRowsWithStored, "new join row links a stored row", "new join rows link stored rows")
-        return "the store tracks persistent history, and this update changes stored objects (\(parts.joined(separator: "; "))), which Core Data records as update changes whose column bitmap (ZCOLUMNS) CoreSeed cannot yet write; nothing was replaced: update only with new rows that do not refer to stored ones, or pass --no-history to update it without history"
+        return "the store tracks persistent history, and this update changes stored objects (\(parts.joined(separator: "; "))), which Core Data records as update changes whose column bitmap (ZCOLUMNS) CoreSeed cannot yet write; nothing was replaced: update only with new rows that do not refer to stored ones, or pass \(RunOption.noHistory) to update it without history"
     }
 
     /// Whether the store has the history tables.

@@ -72,7 +72,7 @@ public final class StoreLock {
                 if ContinuousClock.now >= deadline {
                     descriptor.close()
                     throw FileError(.cannotWriteOutput, path: path,
-                                    message: "store in use by another coreseed run (a build --into or backup is replacing it): nothing was changed; run again when it has finished, or give a longer --timeout")
+                                    message: "store in use by another coreseed run (an update or a backup is replacing it): nothing was changed; run again when it has finished, or wait longer with \(RunOption.timeout)")
                 }
                 Thread.sleep(forTimeInterval: 0.02)
             }

@@ -104,7 +104,7 @@ public final class StoreSnapshot {
                 }
             }
             if attempt == attempts {
-                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its file changed while it was read, \(attempts) times; try again when it is free, or wait longer with --timeout SECONDS")
+                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its file changed while it was read, \(attempts) times; try again when it is free, or wait longer with \(RunOption.timeout)")
             }
         }
     }
@@ -225,7 +225,7 @@ public final class StoreSnapshot {
             }
             removeCopy()
             guard clock.now < giveUp else {
-                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its files kept changing while they were copied for \(SQLiteDatabase.seconds(timeout)) s; try again when it is free, or wait longer with --timeout SECONDS")
+                throw FileError(.unreadableInput, path: path, message: "store in use by another process: its files kept changing while they were copied for \(SQLiteDatabase.seconds(timeout)) s; try again when it is free, or wait longer with \(RunOption.timeout)")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -241,7 +241,7 @@ public final class StoreSnapshot {
     /// An SQLite error about the store at `path` as the user should read it.
     static func fileError(_ error: SQLiteError, store path: String, timeout: Duration) -> FileError {
         if error.isBusy {
-            return FileError(.unreadableInput, path: path, message: "store in use by another process: it stayed locked for \(SQLiteDatabase.seconds(timeout)) s (\(error.message)); try again when it is free, or wait longer with --timeout SECONDS")
+            return FileError(.unreadableInput, path: path, message: "store in use by another process: it stayed locked for \(SQLiteDatabase.seconds(timeout)) s (\(error.message)); try again when it is free, or wait longer with \(RunOption.timeout)")
         }
         if error.code.primary == .interrupt {
             return FileError(path: path, message: "a query \(error.description)")

@@ -53,7 +53,7 @@ enum ExportCommand: Command {
             // A problem with one of the store's values (a row's archive, an external-storage marker).
             throw FileError(error.kind, path: store, message: error.message)
         }
-        if arguments.option("model") == nil { Terminal.error("\(store): note: \(ModelVersions.ownModelNote)") }
+        if arguments.option("model") == nil { Terminal.error("\(store): note: \(RunOption.ownModelNote)") }
         for warning in result.warnings { Terminal.error("\(store): warning: \(warning)") }
         for file in result.files { try Terminal.out("\(file.path): \(file.rows) rows of \(file.entity)") }
         if let spec = result.specPath { try Terminal.out("\(spec): rebuilds the store with 'coreseed build \(spec)'") }

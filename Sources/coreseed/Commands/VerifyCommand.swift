@@ -50,7 +50,7 @@ enum VerifyCommand: Command {
         let strict = arguments.flag("strict")
         let versions = try ModelVersions.load(path: arguments.option("model") ?? store)
         var report = try StoreVerifier(versions: versions, configuration: arguments.option("configuration"), timeout: arguments.timeout).verify(storeAt: store)
-        if arguments.option("model") == nil { report.notes.insert(ModelVersions.ownModelNote, at: 0) }
+        if arguments.option("model") == nil { report.notes.insert(RunOption.ownModelNote, at: 0) }
         if arguments.flag("cloudkit") {
             let model = (try? versions.version(named: report.matchedVersion)) ?? versions.current
             report.differences += CloudKitCompatibility.problems(in: model, configuration: arguments.option("configuration")).map { "cloudkit: \($0)" }

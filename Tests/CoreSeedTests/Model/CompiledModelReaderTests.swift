@@ -72,6 +72,6 @@ import CoreSeedTestSupport
         let path = directory.appendingPathComponent("old.sqlite").path
         try SQLiteDatabase(path: path, mode: .readWriteCreate).execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER)")
         #expect(throws: StoreModelCache.Failure.self) { try StoreModelCache.archive(ofStoreAt: path) }
-        do { _ = try StoreModelCache.archive(ofStoreAt: path) } catch { #expect(error.message.contains("--model")) }
+        do { _ = try StoreModelCache.archive(ofStoreAt: path) } catch { #expect(error.message.contains("give its model with the `model` option"), "\(error.message)") }
     }
 }

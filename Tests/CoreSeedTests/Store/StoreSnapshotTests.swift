@@ -212,7 +212,7 @@ import CoreSeedTestSupport
         try holder.execute("BEGIN EXCLUSIVE")
         let clock = ContinuousClock()
         let start = clock.now, cpu = Self.threadCPUSeconds()
-        #expect(throws: FileError(.unreadableInput, path: store, message: "store in use by another process: it stayed locked for 0.5 s (database is locked); try again when it is free, or wait longer with --timeout SECONDS")) {
+        #expect(throws: FileError(.unreadableInput, path: store, message: "store in use by another process: it stayed locked for 0.5 s (database is locked); try again when it is free, or wait longer with the `timeout` option")) {
             try StoreBackup.backup(from: store, to: directory.appendingPathComponent("copy.sqlite").path, timeout: .milliseconds(500))
         }
         let waited = clock.now - start

@@ -154,16 +154,20 @@ extension ComputedFieldsReader: FieldViewReader, ProjectableReader {
     }
 }
 
+/// A value whose text or blob bytes are in a byte buffer its owner keeps (``ComputedSlots``,
+/// ``ExpressionMemo``): where they start, and how many.
+enum ArenaSlot {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(start: Int, count: Int)
+    case blob(start: Int, count: Int)
+}
+
 /// The computed values of the in-place path's current record: text and blobs in one buffer that is
 /// reused from record to record. Not `Sendable`: owned by one reader.
 final class ComputedSlots {
-    private enum Slot {
-        case null
-        case integer(Int64)
-        case real(Double)
-        case text(start: Int, count: Int)
-        case blob(start: Int, count: Int)
-    }
+    private typealias Slot = ArenaSlot
 
     // SAFETY: the reader's thread only; views of `buffer` are handed out after the record's slots are
     // stored and are valid until the next `clear()` (FieldViewReader's rule); growing it happens only

@@ -16,13 +16,7 @@ final class ExpressionMemo {
     static let window = 1024
 
     /// One kept result column; text and blobs are in the arena.
-    private enum Kept {
-        case null
-        case integer(Int64)
-        case real(Double)
-        case text(start: Int, count: Int)
-        case blob(start: Int, count: Int)
-    }
+    private typealias Kept = ArenaSlot
 
     private let columns: Int
     // SAFETY: every property below: the reader's thread only; no method re-enters another. The arena
