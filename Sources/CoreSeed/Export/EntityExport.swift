@@ -191,8 +191,7 @@ struct EntityExport {
             fields.removeAll(keepingCapacity: true)
             for index in columns.indices {
                 var value = statement.value(at: index)
-                if case .attribute(let attribute) = columns[index].kind, attribute.type == .binary,
-                   attribute.allowsExternalBinaryDataStorage, case .blob(let stored) = value {
+                if case .attribute(let attribute) = columns[index].kind, attribute.storesExternally, case .blob(let stored) = value {
                     let key = if case .integer(let key) = statement.value(at: 0) { String(key) } else { "?" }
                     value = try ExternalBinary.load(stored, from: externalData, row: "\(info.name) \(keyName) \(key)",
                                                     attribute: attribute.name)

@@ -70,7 +70,7 @@ extension StoreLayout {
         self.externalStorageColumns = tables.flatMap { table in
             table.columns.compactMap { column -> ExternalStorageColumn? in
                 guard case .attribute(let entity, let name, .binary) = column.role,
-                      graph.entity(entity)?.attribute(named: name)?.allowsExternalBinaryDataStorage == true else { return nil }
+                      graph.entity(entity)?.attribute(named: name)?.storesExternally == true else { return nil }
                 return ExternalStorageColumn(table: table.name, column: column.name, entity: entity, attribute: name)
             }
         }

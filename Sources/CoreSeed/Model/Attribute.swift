@@ -16,6 +16,9 @@ public struct Attribute: Sendable, Equatable {
     public var minDateTimeInterval: String? = nil
     public var maxDateTimeInterval: String? = nil
     public var allowsExternalBinaryDataStorage: Bool
+    /// Whether Core Data may keep this attribute's values in files beside the store: a Binary attribute
+    /// that allows external storage. The one test the plan, the layout, export and verify ask.
+    public var storesExternally: Bool { type == .binary && allowsExternalBinaryDataStorage }
     public var preserveAfterDeletion: Bool
     public var versionHashModifier: String?
     /// The renaming identifier (`elementID`).

@@ -327,7 +327,7 @@ struct PlanResolver {
                 guard attributeSpec?.base64 != true else { throw fail("\(attributeContext): 'file' and 'base64' exclude each other") }
                 fileFolder = SeedSpec.folder(of: spec.resolve(spec.sources[source]?.path ?? ""))
             }
-            let external = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
+            let external = attribute.storesExternally
             if attributeSpec?.externalAbove != nil {
                 guard external else {
                     throw fail("\(attributeContext).externalAbove: external files are for Binary attributes with Allows External Storage, which '\(attributeName)' is not; remove the key or allow external storage in the model")

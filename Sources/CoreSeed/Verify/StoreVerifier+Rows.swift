@@ -130,43 +130,39 @@ extension StoreVerifier {
         var folderExists: ObjCBool = false
         let hasFolder = directory.map { FileManager.default.fileExists(atPath: $0, isDirectory: &folderExists) && folderExists.boolValue } ?? false
         var unfiled = 0
-        for table in layout.tables {
-            for column in table.columns {
-                guard case .attribute(let entity, let name, .binary) = column.role,
-                      model.entities.first(where: { $0.name == entity })?.attribute(named: name)?.allowsExternalBinaryDataStorage == true,
-                      StoreVerifier.has(schema, table: table.name, columns: [CoreDataSchema.primaryKey, column.name]) else { continue }
-                let sql = CoreDataSQL.verifyValues(table: table.name, column: column.name)
-                var malformed: [Int64] = [], missing: [Int64] = [], irregular: [Int64] = []
-                for row in try database.rows(sql) {
-                    guard case .integer(let key) = row[0] else { continue }
-                    let bytes: [UInt8]
-                    switch row[1] {
-                    case .blob(let blob): bytes = blob
-                    case .text(let text): bytes = Array(text.utf8)
-                    default: malformed.append(key); continue
-                    }
-                    switch ExternalBinary.decode(bytes) {
-                    case .inline: break
-                    case .malformed: malformed.append(key)
-                    case .reference(let uuid):
-                        // A store being written (no path): its files are staged beside it, placed with it.
-                        guard let directory else { continue }
-                        if !hasFolder { unfiled += 1; continue }
-                        if let info = try? FileSystem.linkStatus(FilePath(directory).appending(uuid)) {
-                            if !info.isRegularFile { irregular.append(key) }
-                        } else { missing.append(key) }
-                    }
+        for storage in layout.externalStorageColumns {
+            guard StoreVerifier.has(schema, table: storage.table, columns: [CoreDataSchema.primaryKey, storage.column]) else { continue }
+            let sql = CoreDataSQL.verifyValues(table: storage.table, column: storage.column)
+            var malformed: [Int64] = [], missing: [Int64] = [], irregular: [Int64] = []
+            for row in try database.rows(sql) {
+                guard case .integer(let key) = row[0] else { continue }
+                let bytes: [UInt8]
+                switch row[1] {
+                case .blob(let blob): bytes = blob
+                case .text(let text): bytes = Array(text.utf8)
+                default: malformed.append(key); continue
                 }
-                let rows = { (keys: [Int64]) in keys.prefix(5).map(String.init).joined(separator: ", ") + (keys.count > 5 ? ", …" : "") }
-                if !malformed.isEmpty {
-                    report.differences.append("\(table.name).\(column.name): \(malformed.count) value(s) without Core Data's external-storage marker (Z_PK \(rows(malformed))): \(entity).\(name) allows external storage, so Core Data reads them as references to files that do not exist")
+                switch ExternalBinary.decode(bytes) {
+                case .inline: break
+                case .malformed: malformed.append(key)
+                case .reference(let uuid):
+                    // A store being written (no path): its files are staged beside it, placed with it.
+                    guard let directory else { continue }
+                    if !hasFolder { unfiled += 1; continue }
+                    if let info = try? FileSystem.linkStatus(FilePath(directory).appending(uuid)) {
+                        if !info.isRegularFile { irregular.append(key) }
+                    } else { missing.append(key) }
                 }
-                if !missing.isEmpty {
-                    report.differences.append("\(table.name).\(column.name): \(missing.count) value(s) refer to external files that are missing from \(directory ?? "the store's support folder") (Z_PK \(rows(missing)))")
-                }
-                if !irregular.isEmpty {
-                    report.differences.append("\(table.name).\(column.name): \(irregular.count) value(s) refer to entries of \(directory ?? "the store's support folder") that are not regular files (a symbolic link, FIFO or folder) (Z_PK \(rows(irregular)))")
-                }
+            }
+            let rows = { (keys: [Int64]) in keys.prefix(5).map(String.init).joined(separator: ", ") + (keys.count > 5 ? ", …" : "") }
+            if !malformed.isEmpty {
+                report.differences.append("\(storage.table).\(storage.column): \(malformed.count) value(s) without Core Data's external-storage marker (Z_PK \(rows(malformed))): \(storage.entity).\(storage.attribute) allows external storage, so Core Data reads them as references to files that do not exist")
+            }
+            if !missing.isEmpty {
+                report.differences.append("\(storage.table).\(storage.column): \(missing.count) value(s) refer to external files that are missing from \(directory ?? "the store's support folder") (Z_PK \(rows(missing)))")
+            }
+            if !irregular.isEmpty {
+                report.differences.append("\(storage.table).\(storage.column): \(irregular.count) value(s) refer to entries of \(directory ?? "the store's support folder") that are not regular files (a symbolic link, FIFO or folder) (Z_PK \(rows(irregular)))")
             }
         }
         if unfiled > 0, let directory {
