@@ -2,13 +2,13 @@ import Foundation
 
 /// How `export` writes stored values as text, chosen so that `build` reads each back to the same value
 /// (docs: dates ISO 8601 UTC, booleans true/false, blobs base64, UUIDs canonical text).
-enum ExportValue {
+public enum ExportValue {
     /// Seconds since 1970 of 2001-01-01T00:00:00Z.
     static let referenceOffset: Int64 = 978_307_200
 
     /// `2010-03-26T04:00:00Z`; a fraction only when the value has one, with the fewest digits (up to 9)
     /// that the build's ISO 8601 reader turns back into exactly `seconds`.
-    static func iso8601(secondsSinceReference seconds: Double) -> String {
+    public static func iso8601(secondsSinceReference seconds: Double) -> String {
         guard seconds.isFinite, seconds.magnitude < 1e15 else { return "\(seconds)" }
         let whole = seconds.rounded(.down)
         var wholeSeconds = Int64(whole)

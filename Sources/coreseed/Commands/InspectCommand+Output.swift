@@ -1,4 +1,8 @@
+import CoreSeed
 import Foundation
+
+/// How `coreseed inspect` shows a ``StoreInspection``: the library reads the store, the command line
+/// words the report.
 
 extension StoreInspection {
     /// The text report, one fact per line:
@@ -15,7 +19,7 @@ extension StoreInspection {
     ///     metadata NSStoreModelVersionHashes.Country: "base64…"
     ///     entity 1 AccessPoint super 0 max 1304 rows 1304
     ///     coreseed: 0.10.0                                (the version that read the store)
-    public var lines: [String] {
+    var lines: [String] {
         var lines = ["store: \(path)", "uuid: \(uuid ?? "none")", "journal mode: \(header.journalMode.rawValue)",
                      "page size: \(header.pageSize)", "auto_vacuum: \(header.autoVacuum.rawValue)"]
         if sidecars.isEmpty { lines.append("sidecars: none") }
@@ -48,7 +52,7 @@ extension StoreInspection {
     ///   "history": {"transactions", "changes"} or null (the store does not track persistent history),
     ///   "metadata": {key: value, …}, "entities": [{"number", "name", "super", "max", "rows"}], "coreseed"}`.
     /// Property-list data is base64 text, dates ISO 8601 text.
-    public var json: String {
+    var json: String {
         var writer = JSONWriter()
         writer.object { json in
             json.field("store", path)
