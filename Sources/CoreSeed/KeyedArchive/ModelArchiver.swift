@@ -31,16 +31,20 @@ public enum ModelArchiver {
     }
 
     /// The frameworks whose caches CoreSeed's archive reproduced byte for byte (637 to 1344, the newest
-    /// fresh store of the corpus); a newer framework may archive differently.
+    /// fresh store of the corpus). A newer framework gets 1344's form (``storeCache(for:framework:)``).
     public static let provenFrameworks = 637...1344
 
-    /// `Z_MODELCACHE.Z_CONTENT` for a new store of `model` at `framework`: the archive in the form
-    /// proven byte-identical to Core Data's (``Shape/loaded``, Foundation class names not shared),
-    /// raw-deflated (a deflate failure is thrown, never a silently empty cache); nil outside ``provenFrameworks`` and for a model with a feature no matching corpus
-    /// cache has shown (``unprovenFeature(_:)``), whose store keeps an empty `Z_MODELCACHE` as before.
+    /// `Z_MODELCACHE.Z_CONTENT` for a new store of `model` at `framework` (637 or later): the archive in
+    /// the form proven byte-identical to Core Data's (``Shape/loaded``, Foundation class names not
+    /// shared), raw-deflated (a deflate failure is thrown, never a silently empty cache). Above
+    /// ``provenFrameworks`` it is the newest proven form: a keyed archive is read by its keys, and a newer
+    /// Core Data reads this form in every store an older one wrote; whether it would write the same bytes
+    /// itself no corpus store shows (docs/LAYOUT.md, "Z_MODELCACHE"). Nil before 637 and for a model with
+    /// a feature no matching corpus cache has shown (``unprovenFeature(_:)``): its store keeps an empty
+    /// `Z_MODELCACHE`.
     public static func storeCache(for model: Model, framework: Int) throws(RawDeflate.Failure) -> [UInt8]? {
-        guard provenFrameworks.contains(framework), unprovenFeature(model) == nil else { return nil }
-        return try RawDeflate.deflate(archive(model, framework: framework))
+        guard framework >= provenFrameworks.lowerBound, unprovenFeature(model) == nil else { return nil }
+        return try RawDeflate.deflate(archive(model, framework: min(framework, provenFrameworks.upperBound)))
     }
 
     /// The first feature of `model` outside what the byte-identical corpus caches hold (docs/LAYOUT.md,
