@@ -49,7 +49,9 @@ extension SeedBuild {
                 }
                 var extra = seedPlan.spec.metadata
                 if let version = seedPlan.spec.seedVersion { extra["CoreSeedVersion"] = .string(version) }
-                try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra, check: selfCheck)
+                // A store without a cached model (an older CoreSeed's) gets one where it is proven.
+                try writer.finishUpdate(maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extra,
+                                        modelCache: try modelCache(framework: seedPlan.layout.framework), check: selfCheck)
                 return writer.targetPath
             case .newStore(let writer):
                 let framework = seedPlan.layout.framework
@@ -67,16 +69,21 @@ extension SeedBuild {
                 }
                 let uuid = try seedPlan.spec.storeUUID ?? inputUUID()
                 PhaseTiming().mark("  store UUID from the inputs")
-                // The model's archive where it is proven to be Core Data's own (ModelArchiver.storeCache).
-                var modelCache: [UInt8]?
-                do throws(RawDeflate.Failure) {
-                    if framework.hasModelCache { modelCache = try ModelArchiver.storeCache(for: seedPlan.model, framework: framework.rawValue) }
-                } catch {
-                    throw FileError(path: output, message: "cannot compress the model for the store's Z_MODELCACHE: \(error.message); nothing was written")
-                }
-                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, modelCache: modelCache,
+                try writer.finish(maxPrimaryKeys: maxPrimaryKeys, uuid: uuid, metadata: metadata, modelCache: try modelCache(framework: framework),
                                   history: seedPlan.spec.historyTracking ? options.historyTransaction : nil, check: selfCheck)
                 return output
+            }
+        }
+
+        /// The model's archive for `Z_MODELCACHE` where it is proven to be Core Data's own
+        /// (``ModelArchiver/storeCache(for:framework:)``); nil where the store has no such table or the
+        /// archive is not proven.
+        func modelCache(framework: FrameworkVersion) throws -> [UInt8]? {
+            guard framework.hasModelCache else { return nil }
+            do throws(RawDeflate.Failure) {
+                return try ModelArchiver.storeCache(for: plan.seedPlan.model, framework: framework.rawValue)
+            } catch {
+                throw FileError(path: output, message: "cannot compress the model for the store's Z_MODELCACHE: \(error.message); nothing was written")
             }
         }
 

@@ -91,11 +91,12 @@ public final class StoreWriter {
     public var store: SQLiteDatabase { connection }
 
     /// Finishes an upsert: raises `Z_MAX` where rows were added, sets `extraMetadata` keys in the
-    /// existing metadata (the store keeps its UUID and hashes), then checks and renames like `finish`.
-    public func finishUpdate(maxPrimaryKeys: [String: Int64], extraMetadata: [String: PropertyListValue],
+    /// existing metadata (the store keeps its UUID and hashes), gives an empty `Z_MODELCACHE` the row
+    /// `modelCache` (a store's own cache is kept as it is), then checks and renames like `finish`.
+    public func finishUpdate(maxPrimaryKeys: [String: Int64], extraMetadata: [String: PropertyListValue], modelCache: [UInt8]? = nil,
                              check: (SQLiteDatabase) throws -> [String]) throws {
         do {
-            try completeUpdate(connection, maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extraMetadata)
+            try completeUpdate(connection, maxPrimaryKeys: maxPrimaryKeys, extraMetadata: extraMetadata, modelCache: modelCache)
         } catch {
             throw StoreWriter.writeFailure(error, path: targetPath)
         }
@@ -127,7 +128,7 @@ public final class StoreWriter {
     }
 
     private func completeUpdate(_ database: SQLiteDatabase, maxPrimaryKeys: [String: Int64],
-                                extraMetadata: [String: PropertyListValue]) throws {
+                                extraMetadata: [String: PropertyListValue], modelCache: [UInt8]?) throws {
         let raise = try database.prepare(CoreDataSQL.primaryKeyMaxRaise)
         for (entity, max) in maxPrimaryKeys.sorted(by: { $0.key < $1.key }) {
             try raise.bind([.integer(max), .text(entity), .integer(max)])
@@ -140,6 +141,12 @@ public final class StoreWriter {
             let write = try database.prepare(CoreDataSQL.metadataUpdate)
             try write.bind([.blob(metadata.binaryPropertyList())])
             try write.step()
+        }
+        if let modelCache, !(try database.rows(CoreDataSQL.modelCacheTableExists)).isEmpty,
+           try database.rows(CoreDataSQL.modelCacheContent).isEmpty {
+            let row = try database.prepare(CoreDataSQL.modelCacheInsert)
+            try row.bind([.blob(modelCache)])
+            try row.step()
         }
         try database.execute("COMMIT")
         try database.execute("PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; SELECT count(*) FROM sqlite_master")

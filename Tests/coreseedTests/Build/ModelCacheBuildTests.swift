@@ -86,4 +86,26 @@ import CoreSeedTestSupport
         #expect(update.status == 0, "\(update.stderr)")
         #expect(try Self.cacheRows(scratch.path("Library.sqlite")) == before)
     }
+
+    /// A store with an empty `Z_MODELCACHE` (an older CoreSeed's) gets its model's archive from an
+    /// update; one whose cache holds anything is left as it is, even a cache CoreSeed would not write.
+    @Test func buildIntoWritesAMissingCacheAndKeepsAnother() throws {
+        let scratch = try Self.prepare(framework: 1344)
+        #expect(try scratch.run(["build", "spec.json"]).status == 0)
+        let written = try Self.cacheRows(scratch.path("Library.sqlite"))
+        /// Alters the store's cache with `sql`, then updates it with one more book.
+        func update(after sql: String, books: Int) throws {
+            do {
+                let database = try SQLiteDatabase(path: scratch.path("Library.sqlite"), mode: .readWrite)
+                try database.execute(sql)
+            }
+            try scratch.write("books.csv", "isbn,title\n" + (1...books).map { "\($0),Book \($0)\n" }.joined())
+            let result = try scratch.run(["build", "spec.json", "--into", "Library.sqlite", "--mode", "upsert"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try update(after: "DELETE FROM Z_MODELCACHE", books: 3)
+        #expect(try Self.cacheRows(scratch.path("Library.sqlite")) == written)
+        try update(after: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'00010203'", books: 4)
+        #expect(try Self.cacheRows(scratch.path("Library.sqlite")) == [[0, 1, 2, 3]])
+    }
 }
