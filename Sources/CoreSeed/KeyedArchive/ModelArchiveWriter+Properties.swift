@@ -176,7 +176,11 @@ extension ModelArchiveWriter {
         case .integer16, .integer32, .integer64, .double, .float, .boolean, .string, .date, .binary, .uuid, .uri:
             if attribute.defaultValueString != nil && [.date, .binary, .uuid, .uri].contains(attribute.type) { return "a default value of type \(attribute.type.rawValue)" }
             return nil
-        case .decimal, .transformable, .undefined, .objectID, .composite:
+        case .transformable:
+            // Matched object for object in coredataplus-samplemodel-v1 and wire-store2-24-1/2-30-0
+            // (ModelArchiverAttributeEvidenceTests); a default is an app object's archive.
+            return attribute.defaultValueString != nil ? "a default value of type Transformable" : nil
+        case .decimal, .undefined, .objectID, .composite:
             return "type \(attribute.type.rawValue)"
         }
     }

@@ -52,6 +52,25 @@ import CoreSeedTestSupport
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
+    /// Transformable attributes (with a transformer and without) and an external-storage Binary
+    /// attribute, proven object for object (ModelArchiverAttributeEvidenceTests).
+    @Test func transformableAndExternalStorageAttributesAreArchived() throws {
+        let scratch = try Self.prepare(framework: 1344, entities: """
+            <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/><attribute name="cover" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/><attribute name="extra" optional="YES" attributeType="Transformable"/></entity>
+            """)
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let model = try ModelVersions.load(path: scratch.path("Library.xcdatamodeld")).current
+        #expect(ModelArchiver.unprovenFeature(model) == nil)
+        #expect(try Self.cacheRows(scratch.path("Library.sqlite")).map { try RawDeflate.inflate($0) } == [ModelArchiver.archive(model, framework: 1344)])
+        let cached = try ModelVersions.load(path: scratch.path("Library.sqlite")).current
+        #expect(ModelHashes.compute(for: cached) == ModelHashes.compute(for: model))
+        let book = try #require(cached.entity(named: "Book"))
+        #expect(book.attribute(named: "cover")?.storesExternally == true)
+        #expect(book.attribute(named: "tags")?.valueTransformerName == "NSSecureUnarchiveFromData")
+        #expect(try scratch.run(["verify", "Library.sqlite", "--strict"]).status == 0)
+    }
+
     @Test func theStoreIsTheSameOnEveryRun() throws {
         let scratch = try Self.prepare(framework: 1344)
         #expect(try scratch.run(["build", "spec.json"]).status == 0)
