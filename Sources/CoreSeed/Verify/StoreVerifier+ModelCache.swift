@@ -33,13 +33,11 @@ extension StoreVerifier {
         }
         let cachedHashes = ModelHashes.compute(for: cached).entities
         guard cachedHashes != hashes.entities else { return }
-        var differing: [String] = []
-        for entity in Set(cachedHashes.keys).union(hashes.entities.keys).sorted() {
-            switch (cachedHashes[entity], hashes.entities[entity]) {
-            case (nil, _?): differing.append("\(entity) missing")
-            case (_?, nil): differing.append("\(entity) not in the model")
-            case let (cachedHash?, modelHash?) where cachedHash != modelHash: differing.append("\(entity) with another version hash")
-            default: break
+        let differing = StoreVerifier.entityHashDifferences(cachedHashes, hashes.entities).map { entity, difference in
+            switch difference {
+            case .onlyInSecond: "\(entity) missing"
+            case .onlyInFirst: "\(entity) not in the model"
+            case .differs: "\(entity) with another version hash"
             }
         }
         let shown = differing.prefix(5).joined(separator: ", ") + (differing.count > 5 ? ", and \(differing.count - 5) more" : "")

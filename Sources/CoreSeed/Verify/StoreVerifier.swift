@@ -153,17 +153,31 @@ public struct StoreVerifier {
     }
 
     private func hashDifferences(store: [String: [UInt8]], model: ModelHashes, name: String) -> [String] {
-        var lines: [String] = []
-        for entity in Set(store.keys).union(model.entities.keys).sorted() {
-            switch (store[entity], model.entities[entity]) {
-            case (nil, _?): lines.append("entity \(entity) is in model version \(name) but not in the store")
-            case (_?, nil): lines.append("entity \(entity) is in the store but not in model version \(name)")
-            case let (s?, m?) where s != m:
-                lines.append("entity \(entity): store hash \(Data(s).base64EncodedString()) differs from model version \(name)'s \(Data(m).base64EncodedString())")
-            default: break
+        StoreVerifier.entityHashDifferences(store, model.entities).map { entity, difference in
+            switch difference {
+            case .onlyInSecond: "entity \(entity) is in model version \(name) but not in the store"
+            case .onlyInFirst: "entity \(entity) is in the store but not in model version \(name)"
+            case .differs(let s, let m):
+                "entity \(entity): store hash \(Data(s).base64EncodedString()) differs from model version \(name)'s \(Data(m).base64EncodedString())"
             }
         }
-        return lines
+    }
+
+    /// How two sets of entity version hashes differ, entity by entity in name order.
+    enum HashDifference {
+        case onlyInFirst, onlyInSecond
+        case differs([UInt8], [UInt8])
+    }
+
+    static func entityHashDifferences(_ first: [String: [UInt8]], _ second: [String: [UInt8]]) -> [(String, HashDifference)] {
+        Set(first.keys).union(second.keys).sorted().compactMap { entity in
+            switch (first[entity], second[entity]) {
+            case (nil, _?): (entity, .onlyInSecond)
+            case (_?, nil): (entity, .onlyInFirst)
+            case let (a?, b?) where a != b: (entity, .differs(a, b))
+            default: nil
+            }
+        }
     }
 
     private func checkMetadataKeys(_ metadata: StoreMetadata, into report: inout Report) {

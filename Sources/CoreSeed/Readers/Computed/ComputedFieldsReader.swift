@@ -152,8 +152,7 @@ final class ComputedFieldsReader: RecordReader {
         guard !stagesChosen else { return }
         stagesChosen = true
         guard !toleratesFailures, let wanted = wantedSteps, wanted.count < steps.count else { return }
-        let names = fieldNames
-        stages = (try? Self.stages(steps, including: steps.indices.filter(wanted.contains), names: names) { message in
+        stages = (try? Self.stages(steps, including: steps.indices.filter(wanted.contains), names: fieldNames) { message in
             ReaderError(.computedField(message), at: SourceLocation(file: file))
         }) ?? allStages
     }

@@ -118,7 +118,8 @@ final class ExpressionMemo {
                 (lookUps, found) = (0, 0)
             }
         }
-        (keyStart, keyHash, keyed) = (start, hash, true)
+        // A full memo keeps nothing more: the record's results are then not copied for it.
+        (keyStart, keyHash, keyed) = (start, hash, !isFull)
         let mask = buckets.count - 1
         var bucket = hash & mask
         for _ in 0..<Self.probes {
@@ -211,7 +212,7 @@ final class ExpressionMemo {
     /// the arena's kept ones), while there is room.
     func commit() {
         defer { pendingBytes = 0 }
-        guard keyed, !isFull, pending.count == columns else { return }
+        guard keyed, pending.count == columns else { return }
         keyed = false
         used = keyStart + pendingKeyCount + pendingBytes
         entries.append((keyStart, pendingKeyCount, keyHash, kept.count))
