@@ -44,9 +44,11 @@ extension ModelArchiveWriter {
 
     func encodeProperty(_ member: Member, of entity: String) -> Node {
         if let attribute = member.attribute {
-            return archiver.object("p:\(entity):\(member.name)", classes: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"],
-                                   keyOrder: Self.attributeKeys) { fields in
-                encodeCommon(&fields, member, entity, isOptional: attribute.isOptional, isTransient: attribute.isTransient, isOrdered: false)
+            let derived = attribute.derivationExpression != nil
+            let classes = (derived ? ["NSDerivedAttributeDescription"] : []) + ["NSAttributeDescription", "NSPropertyDescription", "NSObject"]
+            return archiver.object("p:\(entity):\(member.name)", classes: classes, keyOrder: derived ? Self.derivedKeys : Self.attributeKeys) { fields in
+                encodeCommon(&fields, member, entity, isOptional: attribute.isOptional, isTransient: attribute.isTransient, isOrdered: false,
+                             isReadOnly: derived)
                 fields.add("NSAttributeType", archiver.integer(Int64(attribute.type.typeCode)))
                 // Core Data's constant strings: one object per value, never the tagged class-name strings.
                 fields.add("NSAttributeValueClassName", valueClassName(attribute).map { archiver.string($0, identity: "class:\($0)") } ?? archiver.null)
@@ -57,6 +59,11 @@ extension ModelArchiveWriter {
                 if attribute.allowsExternalBinaryDataStorage { flags |= 4 }
                 if attribute.preserveAfterDeletion { flags |= 0x10 }
                 fields.add("NSFlagsKey", archiver.integer(flags))
+                if let expression = attribute.derivationExpression {
+                    // One expression object, shared by a sub-entity's copy (`copyWithZone:` keeps the pointer).
+                    fields.add("NSDerivationExpression", encodeDerivation(expression, identity: "x:\(member.declaredBy):\(member.name)"))
+                    fields.add("NSFilteringPredicate", archiver.null)
+                }
             }
         }
         let relationship = member.relationship!
@@ -87,6 +94,16 @@ extension ModelArchiveWriter {
         "NSIsOptional", "NSRenamingIdentifier", "NSEntity", "_P", "NSAttributeType", "NSAttributeValueClassName", "NSDefaultValue",
         "NSPropertyName", "NSValueTransformerName", "NSFlagsKey", "$class", "NSIsTransient", "NSIsIndexed",
     ]
+    /// A derived attribute's keys (`NSDerivedAttributeDescription`): an attribute's with `NSIsReadOnly`
+    /// where `-[NSPropertyDescription encodeWithCoder:]` writes it (after `NSIsOptional`) and the
+    /// derivation and its filter after `NSFlagsKey`, as its `encodeWithCoder:` writes them after the
+    /// attribute's (the key order of `coredataplus-samplemodel2-v1`'s derived attributes).
+    static let derivedKeys = [
+        "NSIsOptional", "NSIsReadOnly", "NSRenamingIdentifier", "NSEntity", "_P", "NSAttributeType", "NSAttributeValueClassName",
+        "NSDefaultValue", "NSPropertyName", "NSValueTransformerName", "NSFlagsKey", "NSDerivationExpression", "NSFilteringPredicate",
+        "$class", "NSIsTransient", "NSIsIndexed",
+    ]
+
     /// A relationship's keys in encoding order (all 488 relationships of the corpus caches).
     static let relationshipKeys = [
         "NSIsTransient", "NSIsOptional", "NSIsOrdered", "NSRenamingIdentifier", "NSPropertyName", "NSEntity", "_P",
@@ -95,12 +112,16 @@ extension ModelArchiveWriter {
     ]
 
     /// `-[NSPropertyDescription encodeWithCoder:]`: flags, names, entity, and `_P` (optional 2 with bit 1
-    /// always set, transient 8, ordered 0x400; 0x10/0x20/0x40/0x80 for no validation predicates, no
+    /// always set, read-only 4, transient 8, ordered 0x400; 0x10/0x20/0x40/0x80 for no validation predicates, no
     /// warnings, no user info, no version hash modifier).
     func encodeCommon(_ fields: inout ObjectArchiver.Fields, _ member: Member, _ entity: String,
-                      isOptional: Bool, isTransient: Bool, isOrdered: Bool) {
+                      isOptional: Bool, isTransient: Bool, isOrdered: Bool, isReadOnly: Bool = false) {
         var flags: Int64 = isOptional ? 3 : 1
         if isOptional { fields.add("NSIsOptional", archiver.boolean(true)) }
+        if isReadOnly {
+            fields.add("NSIsReadOnly", archiver.boolean(true))
+            flags |= 4
+        }
         if isTransient {
             fields.add("NSIsTransient", archiver.boolean(true))
             flags |= 8
@@ -170,7 +191,9 @@ extension ModelArchiveWriter {
             || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil || !attribute.otherValidationPredicates.isEmpty {
             return "validation predicates"
         }
-        if attribute.derivationExpression != nil { return "a derivation" }
+        if let expression = attribute.derivationExpression, ModelArchiveWriter.countedRelationship(expression) == nil {
+            return "the derivation \(expression)"
+        }
         if attribute.opaqueDefaultClassName != nil { return "an archived default value" }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .double, .float, .boolean, .string, .date, .binary, .uuid, .uri:

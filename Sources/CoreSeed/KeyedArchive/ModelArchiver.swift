@@ -50,10 +50,11 @@ public enum ModelArchiver {
     /// The first feature of `model` outside what the corpus caches hold (docs/LAYOUT.md, "Z_MODELCACHE"):
     /// entities with inheritance and uniqueness constraints, not abstract, without renaming identifiers;
     /// attributes of type String, Date, Integer 16/32/64, Boolean, Double, Float, Binary (external storage
-    /// allowed) or Transformable (with or without a transformer), optional or not, with an integer or
-    /// Boolean default at most; relationships with an inverse, to-one, to-many and ordered, any delete
-    /// rule. The whole archive matches byte for byte in the caches of ``provenFrameworks``; Transformable and
-    /// external-storage attributes match object for object (`ModelArchiverAttributeEvidenceTests`).
+    /// allowed), Transformable (with or without a transformer) or UUID, optional or not, preserved after
+    /// deletion or not, with an integer or Boolean default at most, or derived as `relationship.@count`;
+    /// relationships with an inverse, to-one, to-many and ordered, any delete rule. The whole archive
+    /// matches byte for byte in the caches of ``provenFrameworks``; Transformable, external-storage, UUID
+    /// and derived attributes match object for object (`ModelArchiverAttributeEvidenceTests`).
     /// Nil when the archive is proven.
     public static func unprovenFeature(_ model: Model) -> String? {
         if let feature = unsupportedFeature(model) { return feature }
@@ -64,7 +65,7 @@ public enum ModelArchiver {
             if entity.representedClassName?.hasPrefix(".") == true { return "\(what): a module-relative class name" }
             for attribute in entity.attributes {
                 let name = "\(what).\(attribute.name)"
-                guard [.string, .date, .integer16, .integer32, .integer64, .boolean, .double, .float, .binary, .transformable].contains(attribute.type) else {
+                guard [.string, .date, .integer16, .integer32, .integer64, .boolean, .double, .float, .binary, .transformable, .uuid].contains(attribute.type) else {
                     return "\(name): type \(attribute.type.rawValue)"
                 }
                 if attribute.defaultValueString != nil && !attribute.type.isInteger && attribute.type != .boolean {
@@ -73,7 +74,6 @@ public enum ModelArchiver {
                 if attribute.isTransient { return "\(name): transient" }
                 if attribute.isIndexed { return "\(name): indexed" }
                 if attribute.renamingIdentifier != nil { return "\(name): a renaming identifier" }
-                if attribute.preserveAfterDeletion { return "\(name): preserved after deletion" }
                 if attribute.allowsExternalBinaryDataStorage && attribute.type != .binary { return "\(name): external storage on a \(attribute.type.rawValue) attribute" }
             }
             for relationship in entity.relationships where relationship.renamingIdentifier != nil {

@@ -15,6 +15,7 @@ import CoreSeedTestSupport
         let name: String
         let type: Int64
         let flags: Int64
+        let className: String
         let fields: [String]
     }
 
@@ -46,12 +47,19 @@ import CoreSeedTestSupport
                   case .string(let text) = try plist.object(name) else { return nil }
             return text
         }
-        func leaf(_ reference: Int) throws -> String {
+        /// A value; a nested object by its class, or with `depth` left, with its keys and values too.
+        func leaf(_ reference: Int, depth: Int = 0) throws -> String {
             switch try plist.object(reference) {
             case .uid(let index):
                 let target = objects[index]
-                if let name = try className(target) { return "<\(name)>" }
-                return try leaf(target)
+                guard let name = try className(target) else { return try leaf(target) }
+                guard depth > 0, case .dictionary(let entries) = try plist.object(target) else { return "<\(name)>" }
+                let inner = try orderedKeys(plist, target).map { key -> String in
+                    guard key != "$class", let value = entries[key] else { return key }
+                    return "\(key)=\(try leaf(value, depth: depth - 1))"
+                }
+                return "<\(name)>{\(inner.joined(separator: ","))}"
+            case .array(let members): return "[\(try members.map { try leaf($0, depth: depth) }.joined(separator: ","))]"
             case .string(let text): return "\"\(text)\""
             case .integer(let number): return "\(number)"
             case .real(let number): return "\(number)"
@@ -60,27 +68,27 @@ import CoreSeedTestSupport
             }
         }
         var found: [Attribute] = []
-        for reference in objects where try className(reference) == "NSAttributeDescription" {
+        for reference in objects where try ["NSAttributeDescription", "NSDerivedAttributeDescription"].contains(className(reference)) {
             guard case .dictionary(let entries) = try plist.object(reference) else { continue }
             var name = "", type: Int64 = 0, flags: Int64 = 0, fields: [String] = []
             for key in try orderedKeys(plist, reference) {
                 guard let value = entries[key] else { continue }
                 if key == "NSEntity" || key == "_P" { fields.append(key); continue }
-                let text = try leaf(value)
+                let text = try leaf(value, depth: key == "NSDerivationExpression" ? 6 : 0)
                 fields.append("\(key)=\(text)")
                 if key == "NSPropertyName" { name = text }
                 if key == "NSAttributeType", case .integer(let number) = try plist.object(value) { type = number }
                 if key == "NSFlagsKey", case .integer(let number) = try plist.object(value) { flags = number }
             }
-            found.append(Attribute(name: name, type: type, flags: flags, fields: fields))
+            found.append(Attribute(name: name, type: type, flags: flags, className: try className(reference) ?? "", fields: fields))
         }
         return found
     }
 
-    /// Store, then how many Transformable and external-storage attributes its cache holds.
-    static let expected: [(String, transformable: Int, external: Int)] = [
-        ("coredataplus-samplemodel-v1", 3, 0), ("wire-store1-27", 0, 2), ("wire-store2-8", 0, 2),
-        ("wire-store2-24-1", 12, 2), ("wire-store2-30-0", 12, 2),
+    /// Store, then how many Transformable, external-storage and UUID attributes its cache holds.
+    static let expected: [(String, transformable: Int, external: Int, uuid: Int)] = [
+        ("coredataplus-samplemodel-v1", 3, 0, 1), ("wire-store1-27", 0, 2, 0), ("wire-store2-8", 0, 2, 0),
+        ("wire-store2-24-1", 12, 2, 0), ("wire-store2-30-0", 12, 2, 0),
     ]
 
     @Test(arguments: expected.map(\.0))
@@ -90,10 +98,31 @@ import CoreSeedTestSupport
         let ours = try Self.attributes(ModelArchiver.archive(try entry.loadModel(), framework: entry.frameworkVersion))
         let transformable = cache.filter { $0.type == Int64(AttributeType.transformable.typeCode) }
         let external = cache.filter { $0.flags & 4 != 0 }
+        let uuid = cache.filter { $0.type == Int64(AttributeType.uuid.typeCode) }
         let counts = try #require(Self.expected.first { $0.0 == name })
-        #expect(transformable.count == counts.transformable && external.count == counts.external)
-        for attribute in transformable + external {
+        #expect(transformable.count == counts.transformable && external.count == counts.external && uuid.count == counts.uuid)
+        for attribute in transformable + external + uuid {
             #expect(ours.contains(attribute), "\(name): \(attribute.name) \(attribute.fields)")
+        }
+    }
+
+    /// The one corpus cache with derived attributes has no model file: its model is read from the
+    /// cache itself, and CoreSeed's archive of it must hold each derived attribute (a sub-entity's copy
+    /// too) and each UUID attribute with the same keys, values and whole derivation expression graph.
+    @Test func derivedAndUUIDAttributesHaveTheirTwins() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = TestPaths.corpus.appendingPathComponent("coredataplus-samplemodel2-v1/store.sqlite")
+        let expected = try StoreModelCache.archive(ofStoreAt: try TestPaths.copyStore(store, into: directory).path)
+        let model = try CompiledModelReader.model(expected, versionName: "Z_MODELCACHE", path: store.path)
+        let cache = try Self.attributes(expected)
+        let ours = try Self.attributes(ModelArchiver.archive(model, framework: 1344))
+        let derived = cache.filter { $0.className == "NSDerivedAttributeDescription" }
+        let uuid = cache.filter { $0.type == Int64(AttributeType.uuid.typeCode) }
+        #expect(derived.count == 2 && uuid.count == 3)
+        #expect(derived.allSatisfy { $0.fields.contains { $0.hasPrefix("NSDerivationExpression=<NSFunctionExpression>{") } })
+        for attribute in derived + uuid {
+            #expect(ours.contains(attribute), "\(attribute.name) \(attribute.fields)")
         }
     }
 }
