@@ -52,22 +52,46 @@ import CoreSeedTestSupport
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
+    /// Builds at 1344 and reads the store's own model back: the cache is the model's archive, and the
+    /// model it holds hashes as the source. Returns the source model and the cached one.
+    static func buildAndReadBack(_ scratch: Scratch) throws -> (Model, Model) {
+        let result = try scratch.run(["build", "spec.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let model = try ModelVersions.load(path: scratch.path("Library.xcdatamodeld")).current
+        #expect(ModelArchiver.unprovenFeature(model) == nil)
+        #expect(try cacheRows(scratch.path("Library.sqlite")).map { try RawDeflate.inflate($0) } == [ModelArchiver.archive(model, framework: 1344)])
+        let cached = try ModelVersions.load(path: scratch.path("Library.sqlite")).current
+        #expect(ModelHashes.compute(for: cached) == ModelHashes.compute(for: model))
+        return (model, cached)
+    }
+
     /// Transformable attributes (with a transformer and without) and an external-storage Binary
     /// attribute, proven object for object (ModelArchiverAttributeEvidenceTests).
     @Test func transformableAndExternalStorageAttributesAreArchived() throws {
         let scratch = try Self.prepare(framework: 1344, entities: """
             <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/><attribute name="cover" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/><attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/><attribute name="extra" optional="YES" attributeType="Transformable"/></entity>
             """)
-        let result = try scratch.run(["build", "spec.json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let model = try ModelVersions.load(path: scratch.path("Library.xcdatamodeld")).current
-        #expect(ModelArchiver.unprovenFeature(model) == nil)
-        #expect(try Self.cacheRows(scratch.path("Library.sqlite")).map { try RawDeflate.inflate($0) } == [ModelArchiver.archive(model, framework: 1344)])
-        let cached = try ModelVersions.load(path: scratch.path("Library.sqlite")).current
-        #expect(ModelHashes.compute(for: cached) == ModelHashes.compute(for: model))
+        let (_, cached) = try Self.buildAndReadBack(scratch)
         let book = try #require(cached.entity(named: "Book"))
         #expect(book.attribute(named: "cover")?.storesExternally == true)
         #expect(book.attribute(named: "tags")?.valueTransformerName == "NSSecureUnarchiveFromData")
+        #expect(try scratch.run(["verify", "Library.sqlite", "--strict"]).status == 0)
+    }
+
+    /// A derived count (`books.@count`) and a UUID attribute preserved after deletion, proven object for
+    /// object against `coredataplus-samplemodel2-v1` and `coredataplus-samplemodel-v1`
+    /// (ModelArchiverAttributeEvidenceTests): the store has the cache, and reads back as its own model.
+    @Test func derivedCountAndUUIDAttributesAreArchived() throws {
+        let scratch = try Self.prepare(framework: 1344, entities: """
+            <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="id" optional="YES" attributeType="UUID" usesScalarValueType="NO" preserveAfterDeletion="YES"/><attribute name="title" optional="YES" attributeType="String"/><relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/></entity>
+            <entity name="Shelf" representedClassName="Shelf"><attribute name="bookCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="books.@count" usesScalarValueType="YES"/><attribute name="name" attributeType="String"/><relationship name="books" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/></entity>
+            <entity name="Corner" representedClassName="Corner" parentEntity="Shelf"/>
+            """)
+        let (model, cached) = try Self.buildAndReadBack(scratch)
+        #expect(try StoreLayout(model: cached, framework: FrameworkVersion(1344)).statements == StoreLayout(model: model, framework: FrameworkVersion(1344)).statements)
+        #expect(cached.entity(named: "Corner")?.attribute(named: "bookCount") == nil, "inherited, not redeclared")
+        #expect(cached.entity(named: "Shelf")?.attribute(named: "bookCount")?.derivationExpression == "books.@count")
+        #expect(cached.entity(named: "Book")?.attribute(named: "id")?.preserveAfterDeletion == true)
         #expect(try scratch.run(["verify", "Library.sqlite", "--strict"]).status == 0)
     }
 
@@ -80,10 +104,13 @@ import CoreSeedTestSupport
     }
 
     /// Not proven: a framework before the cache (481), or a model feature no corpus cache has (an
-    /// indexed attribute).
+    /// indexed attribute; a derivation other than a count, here a to-one key path).
     @Test(arguments: [(481, nil), (1344, """
         <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="title" optional="YES" attributeType="String"/></entity>
         <entity name="Novel" representedClassName="Novel" parentEntity="Book"><attribute name="genre" optional="YES" attributeType="String" indexed="YES"/></entity>
+        """), (1344, """
+        <entity name="Book" representedClassName="Book"><attribute name="isbn" attributeType="Integer 64"/><attribute name="shelfName" optional="YES" attributeType="String" derived="YES" derivationExpression="shelf.name"/><relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/></entity>
+        <entity name="Shelf" representedClassName="Shelf"><attribute name="name" optional="YES" attributeType="String"/><relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/></entity>
         """)] as [(Int?, String?)])
     func otherwiseTheCacheStaysEmpty(_ framework: Int?, _ entities: String?) throws {
         let scratch = try Self.prepare(framework: framework, entities: entities)
