@@ -67,6 +67,7 @@ extension StoreLayout {
         self.indexes = indexes
         (self.derivedCounts, self.derivedKeyPaths) = try StoreLayout.derivations(graph, members: members, tables: tables)
         self.triggers = derivedCounts.flatMap(\.triggers) + derivedKeyPaths.flatMap(\.triggers)
+        self.historyTombstoneCount = HistoryTombstones.columnCount(graph, members: members)
         self.externalStorageColumns = tables.flatMap { table in
             table.columns.compactMap { column -> ExternalStorageColumn? in
                 guard case .attribute(let entity, let name, .binary) = column.role,

@@ -119,6 +119,9 @@ public struct StoreLayout: Sendable {
     public let derivedKeyPaths: [DerivedKeyPath]
     /// The columns of Binary attributes that allow external storage (values marked `0x01` / `0x02`).
     public let externalStorageColumns: [ExternalStorageColumn]
+    /// How many `ZTOMBSTONE<i>` columns the history change table has if the store tracks history
+    /// (``HistoryTombstones``).
+    public let historyTombstoneCount: Int
 
     /// A column of a Binary attribute with Allows External Storage.
     public struct ExternalStorageColumn: Sendable, Equatable {

@@ -14,6 +14,9 @@ extension SeedPlan {
             throw FileError(path: spec.path, message: error.message)
         }
         let graph = EntityGraph(model: model)
+        if spec.historyTracking, let problem = HistoryTombstones.refusal(graph, members: Set(layout.entities.filter(\.isInConfiguration).map(\.name))) {
+            throw FileError(path: spec.path, message: "at historyTracking: \(problem)")
+        }
         var resolver = PlanResolver(spec: spec, model: model, layout: layout, graph: graph)
         var plans: [EntityPlan] = []
         for name in spec.entities.keys.sorted(by: { (layout.entity(named: $0)?.number ?? .max, $0) < (layout.entity(named: $1)?.number ?? .max, $1) }) {

@@ -27,9 +27,9 @@ public enum PersistentHistory {
     }
 
     /// Creates the history tables and indexes in a new store (after `Z_MODELCACHE`, as in the corpus
-    /// store's `sqlite_master`).
-    static func createTables(in database: SQLiteDatabase) throws(SQLiteError) {
-        for table in CoreDataSchema.History.tables { try database.execute(CoreDataSQL.createHistoryTable(table)) }
+    /// store's `sqlite_master`), `ACHANGE` with `tombstones` tombstone columns.
+    static func createTables(in database: SQLiteDatabase, tombstones: Int) throws(SQLiteError) {
+        for table in CoreDataSchema.History.tables(tombstones: tombstones) { try database.execute(CoreDataSQL.createHistoryTable(table)) }
         for index in CoreDataSQL.createHistoryIndexes { try database.execute(index) }
     }
 

@@ -234,7 +234,7 @@ public final class StoreWriter {
                 try row.step()
             }
         }
-        if history != nil { try PersistentHistory.createTables(in: database) }
+        if history != nil { try PersistentHistory.createTables(in: database, tombstones: layout.historyTombstoneCount) }
         let primaryKey = try database.prepare(CoreDataSQL.primaryKeyInsert)
         for entity in layout.entities {
             let max = entity.superNumber == 0 ? (maxPrimaryKeys[entity.name] ?? 0) : 0

@@ -21,6 +21,13 @@ extension StoreVerifier {
             }
         }
         guard complete else { return }
+        // Core Data sizes ACHANGE for the model's tombstones; a store may keep more (a model that lost some).
+        let stored = Set(schema.table(CoreDataSchema.History.change.name)?.columns.map(\.name) ?? [])
+        let missing = (0..<layout.historyTombstoneCount).map(CoreDataSchema.History.tombstoneColumn).filter { !stored.contains($0) }
+        if !missing.isEmpty {
+            let line = "persistent history: \(CoreDataSchema.History.change.name) lacks \(missing.joined(separator: ", ")): the model keeps \(layout.historyTombstoneCount) attribute value(s) of deleted objects (preserveAfterDeletion), and Core Data writes them there"
+            if builtByCoreSeed { report.differences.append(line) } else { report.warnings.append(line) }
+        }
 
         // Z_PRIMARYKEY: one row per history entity, Z_MAX at least its table's highest key.
         var maxima: [Int: (name: String, max: Int64?)] = [:]

@@ -87,6 +87,20 @@ public enum CoreDataSchema {
         /// In `Z_PRIMARYKEY` order.
         static let tables = [change, transaction, string]
 
+        /// `ZTOMBSTONE<i>`: the `i`-th value a delete change keeps (``HistoryTombstones``).
+        static func tombstoneColumn(_ index: Int) -> String { "ZTOMBSTONE\(index)" }
+
+        /// ``change`` with `count` tombstone columns, BLOB (binary attributes of the history model), placed as
+        /// every entity table places its binary attributes: after `ZCOLUMNS`, by name (inferred: the corpus
+        /// store keeps none).
+        static func change(tombstones count: Int) -> Table {
+            let names = (0..<count).map(tombstoneColumn).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return Table(entity: change.entity, number: change.number, columns: change.columns + names.map { ($0, "BLOB") })
+        }
+
+        /// The three tables, `ACHANGE` with `tombstones` tombstone columns.
+        static func tables(tombstones: Int) -> [Table] { [change(tombstones: tombstones), transaction, string] }
+
         /// The indexes, in the corpus store's `sqlite_master` order: `(name, table, column, modern)`;
         /// a modern index (`Z_<Entity>_<name>`) gives its column `COLLATE BINARY ASC`.
         static let indexes: [(name: String, table: String, column: String, modern: Bool, unique: Bool)] = [
