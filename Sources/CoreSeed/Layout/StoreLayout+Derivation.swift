@@ -68,6 +68,7 @@ extension StoreLayout {
         (self.derivedCounts, self.derivedKeyPaths) = try StoreLayout.derivations(graph, members: members, tables: tables)
         self.triggers = derivedCounts.flatMap(\.triggers) + derivedKeyPaths.flatMap(\.triggers)
         self.historyTombstoneCount = HistoryTombstones.columnCount(graph, members: members)
+        self.historyColumns = HistoryColumns.of(graph, tables: tables, hiddenKeys: hiddenToManyKeys, infos: infos)
         self.externalStorageColumns = tables.flatMap { table in
             table.columns.compactMap { column -> ExternalStorageColumn? in
                 guard case .attribute(let entity, let name, .binary) = column.role,

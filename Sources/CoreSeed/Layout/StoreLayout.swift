@@ -122,6 +122,8 @@ public struct StoreLayout: Sendable {
     /// How many `ZTOMBSTONE<i>` columns the history change table has if the store tracks history
     /// (``HistoryTombstones``).
     public let historyTombstoneCount: Int
+    /// Per concrete entity, the bits of an update change's `ZCOLUMNS` (``HistoryColumns``).
+    public let historyColumns: [String: HistoryColumns]
 
     /// A column of a Binary attribute with Allows External Storage.
     public struct ExternalStorageColumn: Sendable, Equatable {
