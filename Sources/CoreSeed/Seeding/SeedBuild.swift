@@ -322,6 +322,7 @@ public enum SeedBuild {
             // Never silent: an update that records no history is invisible to CloudKit and extensions.
             // A tracked store gets this run's transaction (Finish), unless --no-history.
             let tracked = try !options.noHistory && PersistentHistory.isTracked(writer.store)
+            if tracked { try PersistentHistory.watchUpdates(in: writer.store, layout: plan.seedPlan.layout) }
             return (writer, try ExistingRows.load(writer.store, plan: plan, storePath: target), tracked)
         } catch {
             writer.abandon()

@@ -9,15 +9,30 @@ public enum PersistentHistory {
         case delete = 2
     }
 
-    /// Why an update of a tracked store that changed stored rows is refused: Core Data would record them
-    /// as update changes, whose `ZCOLUMNS` bitmap is not proven (docs/LAYOUT.md, "Persistent history").
+    /// Why an update of a tracked store that changed stored objects' relationships is refused: Core Data
+    /// would record them (and their related objects) as update changes whose `ZCOLUMNS` bits for
+    /// relationships are not proven (docs/LAYOUT.md, "Persistent history").
     static func storedRowsRefusal(_ changes: StoreWriter.StoredRowChanges) -> String {
         var parts: [String] = []
         func say(_ count: Int, _ one: String, _ many: String) { if count > 0 { parts.append("\(count) \(count == 1 ? one : many)") } }
-        say(changes.updated, "stored row updated", "stored rows updated")
+        say(changes.updated, "stored row's relationships updated", "stored rows' relationships updated")
         say(changes.newRowsReferringToStored, "new row refers to a stored row", "new rows refer to stored rows")
         say(changes.joinRowsWithStored, "new join row links a stored row", "new join rows link stored rows")
-        return "the store tracks persistent history, and this update changes stored objects (\(parts.joined(separator: "; "))), which Core Data records as update changes whose column bitmap (ZCOLUMNS) CoreSeed cannot yet write; nothing was replaced: update only with new rows that do not refer to stored ones, or pass \(RunOption.noHistory) to update it without history"
+        return "the store tracks persistent history, and this update changes stored objects (\(parts.joined(separator: "; "))), which Core Data records as update changes whose column bitmap (ZCOLUMNS) CoreSeed cannot yet write for relationships; nothing was replaced: update only attribute values and new rows that do not refer to stored ones, or pass \(RunOption.noHistory) to update it without history"
+    }
+
+    /// Notes, on this connection, each stored row an update changes and which of its columns
+    /// (``StoreWriter/recordUpdateHistory(_:formerMaxima:updatedRows:addedJoinRows:)`` reads them).
+    static func watchUpdates(in database: SQLiteDatabase, layout: StoreLayout) throws(SQLiteError) {
+        try database.execute(CoreDataSQL.createHistoryUpdates)
+        for table in layout.tables { try database.execute(CoreDataSQL.historyUpdateTrigger(table)) }
+    }
+
+    /// One stored object an update changed: its entity number, `Z_PK` and `ZCOLUMNS` bitmap.
+    struct Update: Equatable {
+        let entity: Int64
+        let key: Int64
+        let columns: [UInt8]
     }
 
     /// Whether the store has the history tables.
@@ -35,12 +50,13 @@ public enum PersistentHistory {
 
     /// Records `transaction` in a store that has the history tables: its strings (each once, reusing
     /// those already stored), the transaction row, one insert change per row of `layout`'s tables whose
-    /// `Z_PK` is above its hierarchy's `formerMaxima` entry (0 or absent: every row), and the three
+    /// `Z_PK` is above its hierarchy's `formerMaxima` entry (0 or absent: every row), one update change
+    /// per entry of `updates`, and the three
     /// `Z_MAX` values; nothing when there is no such row (no save, no transaction). `Z_PRIMARYKEY` must
     /// hold the history rows. Returns the number of changes.
     @discardableResult
     static func record(_ transaction: HistoryTransaction, in database: SQLiteDatabase, layout: StoreLayout,
-                       formerMaxima: [String: Int64]) throws(SQLiteError) -> Int64 {
+                       formerMaxima: [String: Int64], updates: [Update] = []) throws(SQLiteError) -> Int64 {
         let history = CoreDataSchema.History.self
         var maxima = try highestKeys(database)
         var strings: [String: Int64] = [:]
@@ -66,6 +82,18 @@ public enum PersistentHistory {
                               .integer(formerMaxima[table.rootEntity] ?? 0)])
             try changes.step()
             maxima.changes += database.changes
+        }
+        // Then one update change per changed stored object, after the inserts (Core Data's order follows
+        // its sets of objects; no reader depends on it).
+        if !updates.isEmpty {
+            let insert = try database.prepare(CoreDataSQL.historyStoredChangeInsert)
+            for update in updates {
+                maxima.changes += 1
+                try insert.bind([.integer(maxima.changes), .integer(ChangeType.update.rawValue), .integer(update.entity), .integer(update.key),
+                                 .integer(transactionKey), .blob(update.columns)])
+                try insert.step()
+                insert.reset()
+            }
         }
         guard maxima.changes > before else { return 0 }
         // Column order of ATRANSACTION: author, bundle id, context name, process id.

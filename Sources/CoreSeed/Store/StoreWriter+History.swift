@@ -3,7 +3,8 @@ extension StoreWriter {
     /// Core Data would record as update changes (docs/LAYOUT.md, "Persistent history": not proven, so
     /// not written).
     public struct StoredRowChanges: Sendable, Equatable {
-        /// Stored rows whose values changed.
+        /// Stored rows whose relationships changed (keys, entity or order columns), or whose bitmap is
+        /// not known.
         public var updated = 0
         /// New rows that refer to a stored row (a to-one or a hidden to-many key): the stored row's
         /// inverse gains a member.
@@ -14,14 +15,20 @@ extension StoreWriter {
         public var isEmpty: Bool { updated == 0 && newRowsReferringToStored == 0 && joinRowsWithStored == 0 }
     }
 
-    /// Records an update of a tracked store as one transaction of insert changes, one per row above
-    /// `formerMaxima` (each hierarchy root's `Z_MAX` before the update), when it changed no stored row;
-    /// otherwise throws, naming what Core Data would have recorded that CoreSeed cannot.
+    /// Records an update of a tracked store as one transaction: an insert change per row above
+    /// `formerMaxima` (each hierarchy root's `Z_MAX` before the update), and an update change per stored
+    /// row whose attribute values changed (noted by ``PersistentHistory/watchUpdates(in:layout:)``, its
+    /// `ZCOLUMNS` marking those attributes). Throws, naming what Core Data would have recorded that
+    /// CoreSeed cannot, when a stored row's relationships changed or a new row refers to a stored one.
     /// `updatedRows`: rows the update changed; `addedJoinRows`: join rows it added, per join table.
     public func recordUpdateHistory(_ transaction: HistoryTransaction, formerMaxima: [String: Int64], updatedRows: Int,
                                     addedJoinRows: [String: Int]) throws {
-        var changes = StoredRowChanges(updated: updatedRows)
+        var changes = StoredRowChanges()
+        var updates: [PersistentHistory.Update] = []
         do {
+            (updates, changes.updated) = try storedRowUpdates()
+            // Every updated row must have been noted; any other is counted as unknown, never skipped.
+            changes.updated += max(0, updatedRows - updates.count - changes.updated)
             changes.newRowsReferringToStored = try newRowsReferringToStored(formerMaxima)
             for join in layout.joinTables {
                 guard let added = addedJoinRows[join.name], added > 0 else { continue }
@@ -35,10 +42,32 @@ extension StoreWriter {
         }
         guard changes.isEmpty else { throw FileError(path: targetPath, message: PersistentHistory.storedRowsRefusal(changes)) }
         do {
-            try PersistentHistory.record(transaction, in: store, layout: layout, formerMaxima: formerMaxima)
+            try PersistentHistory.record(transaction, in: store, layout: layout, formerMaxima: formerMaxima, updates: updates)
         } catch {
             throw StoreWriter.writeFailure(error, path: targetPath)
         }
+    }
+
+    /// The stored rows the update changed: those whose changed columns are all attribute columns with
+    /// a known bitmap, and how many others there are.
+    private func storedRowUpdates() throws(SQLiteError) -> ([PersistentHistory.Update], Int) {
+        var updates: [PersistentHistory.Update] = [], others = 0
+        let names = Dictionary(layout.entities.map { (Int64($0.number), $0.name) }) { first, _ in first }
+        for row in try store.rows(CoreDataSQL.historyUpdatedRows) {
+            guard case .integer(let entity) = row[0], case .integer(let key) = row[1], case .text(let list) = row[2],
+                  let name = names[entity], let columns = layout.historyColumns[name] else {
+                others += 1
+                continue
+            }
+            let changed = Set(list.split(separator: ",").map(String.init))
+            if changed.isEmpty { continue }
+            guard let bitmap = columns.bitmap(changing: changed) else {
+                others += 1
+                continue
+            }
+            updates.append(PersistentHistory.Update(entity: entity, key: key, columns: bitmap))
+        }
+        return (updates, others)
     }
 
     /// New rows whose to-one (or hidden to-many key) names a stored row.

@@ -112,3 +112,32 @@ extension CoreDataSQL {
         "SELECT count(*) FROM \(name(join.name)) WHERE \(name(join.firstColumn)) > ?1 AND \(name(join.secondColumn)) > ?2"
     }
 }
+
+extension CoreDataSQL {
+    /// The temporary table where an update of a tracked store notes each stored row it changes: the
+    /// row's `Z_ENT` and `Z_PK`, and the names of the columns whose values changed, each followed by a comma.
+    static let historyUpdatesTable = "coreseed_history_updates"
+
+    static let createHistoryUpdates = "CREATE TEMP TABLE IF NOT EXISTS \(historyUpdatesTable) (entity INTEGER, key INTEGER, columns TEXT)"
+
+    /// A temporary trigger on `table` noting each row an update changes. An upsert raises the row's
+    /// `Z_OPT`; the derived attributes' triggers never do, as Core Data records no change for them.
+    static func historyUpdateTrigger(_ table: StoreLayout.Table) -> String {
+        let changed = table.columns.filter { ![pk, ent, opt].contains($0.name) }.map { column in
+            "CASE WHEN OLD.\(name(column.name)) IS NOT NEW.\(name(column.name)) THEN '\(column.name),' ELSE '' END"
+        }
+        let list = changed.isEmpty ? "''" : changed.joined(separator: " || ")
+        return "CREATE TEMP TRIGGER IF NOT EXISTS \(name("coreseed_history_" + table.name)) AFTER UPDATE OF \(opt) ON main.\(name(table.name)) "
+            + "FOR EACH ROW WHEN OLD.\(opt) IS NOT NEW.\(opt) BEGIN INSERT INTO \(historyUpdatesTable) VALUES (NEW.\(ent), NEW.\(pk), \(list)); END"
+    }
+
+    /// The noted rows, in entity then `Z_PK` order.
+    static let historyUpdatedRows = "SELECT entity, key, columns FROM \(historyUpdatesTable) ORDER BY entity, key"
+
+    /// One change of a stored object (parameters: `Z_PK`, the change type, the entity number, the row's
+    /// `Z_PK`, the transaction's `Z_PK`, the bitmap).
+    static let historyStoredChangeInsert: String = {
+        let columns = [pk, ent] + History.change.columns.prefix(5).map(\.name)
+        return "INSERT INTO \(History.change.name) (\(columns.joined(separator: ", "))) VALUES (?1, \(History.change.number), ?2, ?3, ?4, ?5, ?6)"
+    }()
+}
