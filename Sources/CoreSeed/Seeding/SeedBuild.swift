@@ -247,6 +247,8 @@ public enum SeedBuild {
                                               storePath: options.into ?? finish.output,
                                               recordsHistory: finish.recordsHistory, report: &report)
             finish.toleratedDangling = deletion.leftColumns
+            // A dry run past a deletion history cannot record has said the run stops there: no history follows.
+            if options.dryRun, !deletion.deleted.isEmpty { finish.recordsHistory = false }
         }
         report.droppedLinks = keys.droppedLinks
         report.filtered = producer.filtered

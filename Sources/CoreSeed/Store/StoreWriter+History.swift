@@ -59,9 +59,9 @@ extension StoreWriter {
                 others += 1
                 continue
             }
+            // A raised Z_OPT with no column changed: a to-many of the row changed (its keys are elsewhere).
             let changed = Set(list.split(separator: ",").map(String.init))
-            if changed.isEmpty { continue }
-            guard let bitmap = columns.bitmap(changing: changed) else {
+            guard !changed.isEmpty, let bitmap = columns.bitmap(changing: changed) else {
                 others += 1
                 continue
             }
