@@ -26,9 +26,10 @@ extension StoreWriter {
         var changes = StoredRowChanges()
         var updates: [PersistentHistory.Update] = []
         do {
-            (updates, changes.updated) = try storedRowUpdates()
+            let noted: Int
+            (updates, changes.updated, noted) = try storedRowUpdates()
             // Every updated row must have been noted; any other is counted as unknown, never skipped.
-            changes.updated += max(0, updatedRows - updates.count - changes.updated)
+            changes.updated += max(0, updatedRows - noted)
             changes.newRowsReferringToStored = try newRowsReferringToStored(formerMaxima)
             for join in layout.joinTables {
                 guard let added = addedJoinRows[join.name], added > 0 else { continue }
@@ -48,26 +49,37 @@ extension StoreWriter {
         }
     }
 
-    /// The stored rows the update changed: those whose changed columns are all attribute columns with
-    /// a known bitmap, and how many others there are.
-    private func storedRowUpdates() throws(SQLiteError) -> ([PersistentHistory.Update], Int) {
-        var updates: [PersistentHistory.Update] = [], others = 0
+    /// The stored objects the update changed, one update each (a row updated twice has the union of its
+    /// columns, as one save records one change per object): those whose changed columns are all
+    /// attribute columns with a known bitmap; how many others there are; how many updates were noted.
+    private func storedRowUpdates() throws(SQLiteError) -> ([PersistentHistory.Update], Int, Int) {
+        var updates: [PersistentHistory.Update] = [], others = 0, noted = 0
         let names = Dictionary(layout.entities.map { (Int64($0.number), $0.name) }) { first, _ in first }
-        for row in try store.rows(CoreDataSQL.historyUpdatedRows) {
-            guard case .integer(let entity) = row[0], case .integer(let key) = row[1], case .text(let list) = row[2],
-                  let name = names[entity], let columns = layout.historyColumns[name] else {
-                others += 1
-                continue
-            }
+        var current: (entity: Int64, key: Int64, columns: Set<String>, known: Bool)?
+        func flush() {
+            guard let object = current else { return }
             // A raised Z_OPT with no column changed: a to-many of the row changed (its keys are elsewhere).
-            let changed = Set(list.split(separator: ",").map(String.init))
-            guard !changed.isEmpty, let bitmap = columns.bitmap(changing: changed) else {
+            if object.known, !object.columns.isEmpty, let name = names[object.entity],
+               let bitmap = layout.historyColumns[name]?.bitmap(changing: object.columns) {
+                updates.append(PersistentHistory.Update(entity: object.entity, key: object.key, columns: bitmap))
+            } else {
                 others += 1
+            }
+        }
+        for row in try store.rows(CoreDataSQL.historyUpdatedRows) {
+            noted += 1
+            guard case .integer(let entity) = row[0], case .integer(let key) = row[1] else { others += 1; continue }
+            let columns: Set<String> = if case .text(let list) = row[2] { Set(list.split(separator: ",").map(String.init)) } else { [] }
+            if let object = current, object.entity == entity, object.key == key {
+                current?.columns.formUnion(columns)
+                current?.known = object.known && row[2] != .null
                 continue
             }
-            updates.append(PersistentHistory.Update(entity: entity, key: key, columns: bitmap))
+            flush()
+            current = (entity, key, columns, row[2] != .null)
         }
-        return (updates, others)
+        flush()
+        return (updates, others, noted)
     }
 
     /// New rows whose to-one (or hidden to-many key) names a stored row.
