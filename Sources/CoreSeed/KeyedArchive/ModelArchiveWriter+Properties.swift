@@ -98,11 +98,12 @@ extension ModelArchiveWriter {
     /// where `-[NSPropertyDescription encodeWithCoder:]` writes it (after `NSIsOptional`) and the
     /// derivation and its filter after `NSFlagsKey`, as its `encodeWithCoder:` writes them after the
     /// attribute's (the key order of `coredataplus-samplemodel2-v1`'s derived attributes).
-    static let derivedKeys = [
-        "NSIsOptional", "NSIsReadOnly", "NSRenamingIdentifier", "NSEntity", "_P", "NSAttributeType", "NSAttributeValueClassName",
-        "NSDefaultValue", "NSPropertyName", "NSValueTransformerName", "NSFlagsKey", "NSDerivationExpression", "NSFilteringPredicate",
-        "$class", "NSIsTransient", "NSIsIndexed",
-    ]
+    static let derivedKeys: [String] = {
+        var keys = attributeKeys
+        keys.insert("NSIsReadOnly", at: keys.firstIndex(of: "NSIsOptional")! + 1)
+        keys.insert(contentsOf: ["NSDerivationExpression", "NSFilteringPredicate"], at: keys.firstIndex(of: "NSFlagsKey")! + 1)
+        return keys
+    }()
 
     /// A relationship's keys in encoding order (all 488 relationships of the corpus caches).
     static let relationshipKeys = [

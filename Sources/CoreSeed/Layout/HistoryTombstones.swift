@@ -35,21 +35,21 @@ enum HistoryTombstones {
         return result
     }
 
-    /// How many `ZTOMBSTONE<i>` columns `ACHANGE` has for the entities of `members` (nil: all): the
-    /// most any one keeps.
-    static func columnCount(_ graph: EntityGraph, members: Set<String>?) -> Int {
-        graph.ordered.filter { members?.contains($0.name) ?? true }.map { names(of: $0.name, in: graph).count }.max() ?? 0
+    /// The entity of `members` (nil: all) that keeps the most, and how many: `ACHANGE` has that many
+    /// `ZTOMBSTONE<i>` columns. Nil when none keeps any.
+    static func widest(_ graph: EntityGraph, members: Set<String>?) -> (entity: String, count: Int)? {
+        var widest: (entity: String, count: Int)?
+        for entity in graph.ordered where members?.contains(entity.name) ?? true {
+            let count = names(of: entity.name, in: graph).count
+            if count > (widest?.count ?? 0) { widest = (entity.name, count) }
+        }
+        return widest
     }
 
     /// Why a tracked store of `members` cannot be made, as Core Data refuses it: an entity keeps more
     /// than ``limit``; nil when none does.
     static func refusal(_ graph: EntityGraph, members: Set<String>?) -> String? {
-        for entity in graph.ordered where members?.contains(entity.name) ?? true {
-            let count = names(of: entity.name, in: graph).count
-            if count > limit {
-                return "entity '\(entity.name)' keeps \(count) attributes in persistent history after deletion (preserveAfterDeletion and the userInfo key \(userInfoKey)); Core Data tracks at most \(limit) per entity"
-            }
-        }
-        return nil
+        guard let (entity, count) = widest(graph, members: members), count > limit else { return nil }
+        return "entity '\(entity)' keeps \(count) attributes in persistent history after deletion (preserveAfterDeletion and the userInfo key \(userInfoKey)); Core Data tracks at most \(limit) per entity: mark fewer of its attributes Preserve After Deletion"
     }
 }

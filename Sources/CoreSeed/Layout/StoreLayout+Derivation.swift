@@ -67,7 +67,7 @@ extension StoreLayout {
         self.indexes = indexes
         (self.derivedCounts, self.derivedKeyPaths) = try StoreLayout.derivations(graph, members: members, tables: tables)
         self.triggers = derivedCounts.flatMap(\.triggers) + derivedKeyPaths.flatMap(\.triggers)
-        self.historyTombstoneCount = HistoryTombstones.columnCount(graph, members: members)
+        self.historyTombstoneCount = HistoryTombstones.widest(graph, members: members)?.count ?? 0
         self.historyColumns = HistoryColumns.of(graph, tables: tables, hiddenKeys: hiddenToManyKeys, infos: infos)
         self.externalStorageColumns = tables.flatMap { table in
             table.columns.compactMap { column -> ExternalStorageColumn? in

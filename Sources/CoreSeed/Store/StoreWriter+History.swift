@@ -55,30 +55,21 @@ extension StoreWriter {
     private func storedRowUpdates() throws(SQLiteError) -> ([PersistentHistory.Update], Int, Int) {
         var updates: [PersistentHistory.Update] = [], others = 0, noted = 0
         let names = Dictionary(layout.entities.map { (Int64($0.number), $0.name) }) { first, _ in first }
-        var current: (entity: Int64, key: Int64, columns: Set<String>, known: Bool)?
-        func flush() {
-            guard let object = current else { return }
-            // A raised Z_OPT with no column changed: a to-many of the row changed (its keys are elsewhere).
-            if object.known, !object.columns.isEmpty, let name = names[object.entity],
-               let bitmap = layout.historyColumns[name]?.bitmap(changing: object.columns) {
-                updates.append(PersistentHistory.Update(entity: object.entity, key: object.key, columns: bitmap))
-            } else {
-                others += 1
-            }
-        }
         for row in try store.rows(CoreDataSQL.historyUpdatedRows) {
-            noted += 1
-            guard case .integer(let entity) = row[0], case .integer(let key) = row[1] else { others += 1; continue }
-            let columns: Set<String> = if case .text(let list) = row[2] { Set(list.split(separator: ",").map(String.init)) } else { [] }
-            if let object = current, object.entity == entity, object.key == key {
-                current?.columns.formUnion(columns)
-                current?.known = object.known && row[2] != .null
+            guard case .integer(let entity) = row[0], case .integer(let key) = row[1], case .integer(let count) = row[3] else {
+                others += 1
                 continue
             }
-            flush()
-            current = (entity, key, columns, row[2] != .null)
+            noted += Int(count)
+            // A raised Z_OPT with no column changed: a to-many of the row changed (its keys are elsewhere).
+            let columns: Set<String> = if case .text(let list) = row[2] { Set(list.split(separator: ",").map(String.init)) } else { [] }
+            guard row[4] == row[3], !columns.isEmpty, let name = names[entity],
+                  let bitmap = layout.historyColumns[name]?.bitmap(changing: columns) else {
+                others += 1
+                continue
+            }
+            updates.append(PersistentHistory.Update(entity: entity, key: key, columns: bitmap))
         }
-        flush()
         return (updates, others, noted)
     }
 

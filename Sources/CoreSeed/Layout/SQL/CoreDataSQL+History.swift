@@ -131,8 +131,10 @@ extension CoreDataSQL {
             + "FOR EACH ROW WHEN OLD.\(opt) IS NOT NEW.\(opt) BEGIN INSERT INTO \(historyUpdatesTable) VALUES (NEW.\(ent), NEW.\(pk), \(list)); END"
     }
 
-    /// The noted rows, in entity then `Z_PK` order.
-    static let historyUpdatedRows = "SELECT entity, key, columns FROM \(historyUpdatesTable) ORDER BY entity, key"
+    /// The noted objects, in entity then `Z_PK` order, one row each: entity, `Z_PK`, the changed columns
+    /// of every update of it, how many updates were noted and how many have their columns.
+    static let historyUpdatedRows = "SELECT entity, key, group_concat(columns, ''), count(*), count(columns) FROM \(historyUpdatesTable) "
+        + "GROUP BY entity, key ORDER BY entity, key"
 
     /// One change of a stored object (parameters: `Z_PK`, the change type, the entity number, the row's
     /// `Z_PK`, the transaction's `Z_PK`, the bitmap).
