@@ -83,6 +83,9 @@ struct TableIndexes {
                     }
                 }
             }
+            // One element: the property is indexed as well, before the model's fetch indexes
+            // (ddg-bookmarks-v2: `Z_BookmarkEntity_uuid`, `_url`, then `_byUUID`, `_byURL`).
+            var ownIndexes: [StoreLayout.Index] = []
             for fetchIndex in entity.fetchIndexes {
                 let elements = try fetchElements(fetchIndex, of: entity)
                 guard !elements.isEmpty else { continue }
@@ -92,9 +95,8 @@ struct TableIndexes {
                     continue
                 }
                 if modern {
-                    // One element: the property is indexed as well (ddg-bookmarks-v2 `Z_BookmarkEntity_uuid`).
                     if elements.count == 1 { fetch.append(try modernIndex(entity, name: elements[0].property, elements)) }
-                    fetch.append(try modernIndex(entity, name: fetchIndex.name, elements))
+                    ownIndexes.append(try modernIndex(entity, name: fetchIndex.name, elements))
                 } else {
                     guard elements.allSatisfy(\.ascending) else {
                         throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' is descending, which framework \(framework) cannot store (descending indexes need framework \(FrameworkVersion.eras[1].firstVersion) or later)")
@@ -106,6 +108,7 @@ struct TableIndexes {
                     }
                 }
             }
+            fetch += ownIndexes
         }
         var entityIndex: [StoreLayout.Index] = []
         if hierarchy.count > 1 {

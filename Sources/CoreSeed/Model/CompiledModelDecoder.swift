@@ -130,15 +130,22 @@ enum CompiledModelDecoder {
 
     /// Core Data keeps an `indexed="YES"` attribute as a fetch index named for it, and a compound index
     /// as one named for its properties joined by `_` (ascending, binary); and it archives NSIsIndexed
-    /// for every property a fetch index covers. Back to the model file's form, which the layout reads
-    /// (an explicit fetch index of the same name and elements gives the same statements).
+    /// for every property a fetch index covers; a model file's one-element fetch index also gives an
+    /// index named for its property, before it (ddg-bookmarks-v2: `uuid`, `url`, `byUUID`, `byURL`).
+    /// Back to the model file's form, which the layout reads (an explicit fetch index of the same name
+    /// and elements gives the same statements).
     static func restoreModelFileIndexes(_ entity: inout Entity, _ indexes: [Entity.FetchIndex]) {
         var indexed = Set<String>()
         entity.fetchIndexes = []
-        for index in indexes {
+        for (position, index) in indexes.enumerated() {
             let properties = index.elements.compactMap(\.property)
             let plain = properties.count == index.elements.count && index.elements.allSatisfy { $0.type == "Binary" && $0.isAscending }
-            if plain, properties.count == 1, index.name == properties[0], entity.attribute(named: properties[0])?.isIndexed == true {
+            let fromLaterIndex = properties.count == 1 && indexes[(position + 1)...].contains { later in
+                later.name != index.name && later.elements.count == 1 && later.elements[0].property == properties[0]
+            }
+            if plain, properties.count == 1, index.name == properties[0], fromLaterIndex {
+                continue
+            } else if plain, properties.count == 1, index.name == properties[0], entity.attribute(named: properties[0])?.isIndexed == true {
                 indexed.insert(properties[0])
             } else if plain, properties.count > 1, index.name == properties.joined(separator: "_") {
                 entity.compoundIndexes.append(properties)
