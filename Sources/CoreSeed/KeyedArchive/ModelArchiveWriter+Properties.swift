@@ -54,7 +54,7 @@ extension ModelArchiveWriter {
                 fields.add("NSAttributeValueClassName", valueClassName(attribute).map { archiver.string($0, identity: "class:\($0)") } ?? archiver.null)
                 fields.add("NSDefaultValue", defaultValue(attribute))
                 fields.add("NSValueTransformerName", attribute.valueTransformerName.map { archiver.string($0) } ?? archiver.null)
-                if attribute.isIndexed { fields.add("NSIsIndexed", archiver.boolean(true)) }
+                if archivesAsIndexed(attribute, declaredBy: member.declaredBy) { fields.add("NSIsIndexed", archiver.boolean(true)) }
                 var flags: Int64 = 0
                 if attribute.allowsExternalBinaryDataStorage { flags |= 4 }
                 if attribute.preserveAfterDeletion { flags |= 0x10 }
@@ -91,7 +91,7 @@ extension ModelArchiveWriter {
     /// 1,174 attributes with these keys): `NSPropertyName` after `NSDefaultValue`, and `NSIsTransient`
     /// and `NSIsIndexed` after `$class`, unlike the encoding order of `encodeWithCoder:`.
     static let attributeKeys = [
-        "NSIsOptional", "NSRenamingIdentifier", "NSEntity", "_P", "NSAttributeType", "NSAttributeValueClassName", "NSDefaultValue",
+        "NSIsOptional", "NSRenamingIdentifier", "NSVersionHashModifier", "NSEntity", "_P", "NSAttributeType", "NSAttributeValueClassName", "NSDefaultValue",
         "NSPropertyName", "NSValueTransformerName", "NSFlagsKey", "$class", "NSIsTransient", "NSIsIndexed",
     ]
     /// A derived attribute's keys (`NSDerivedAttributeDescription`): an attribute's with `NSIsReadOnly`
@@ -136,7 +136,12 @@ extension ModelArchiveWriter {
         fields.add("NSRenamingIdentifier", renaming.map { archiver.string($0) } ?? name)
         fields.add("NSPropertyName", name)
         fields.add("NSEntity", archiver.conditional("e:\(entity)"))
-        flags |= 0x10 | 0x20 | 0x40 | 0x80
+        flags |= 0x10 | 0x20 | 0x40
+        if let modifier = member.attribute?.versionHashModifier {
+            fields.add("NSVersionHashModifier", archiver.string(modifier))
+        } else {
+            flags |= 0x80
+        }
         fields.add("_P", archiver.integer(flags))
     }
 
@@ -187,7 +192,6 @@ extension ModelArchiveWriter {
     /// Why an attribute's archived form is not proven, or nil.
     static func unsupported(_ attribute: Attribute) -> String? {
         if !attribute.userInfo.isEmpty { return "user info" }
-        if attribute.versionHashModifier != nil { return "a version hash modifier" }
         if attribute.minValueString != nil || attribute.maxValueString != nil || attribute.regularExpressionString != nil
             || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil || !attribute.otherValidationPredicates.isEmpty {
             return "validation predicates"

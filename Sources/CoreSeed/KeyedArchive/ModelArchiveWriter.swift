@@ -127,6 +127,7 @@ struct ModelArchiveWriter {
                     }
                 })
             }
+            encodeIndexes(&fields, of: entity)
         }
     }
 
@@ -135,7 +136,7 @@ struct ModelArchiveWriter {
     /// of the corpus caches without fetch indexes (docs/LAYOUT.md, "Z_MODELCACHE").
     static let entityKeys = [
         "NSIsAbstract", "NSEntityName", "NSClassNameForEntity", "NSManagedObjectModel", "NSSuperentity", "NSSubentities",
-        "NSUserInfo", "NSProperties", "NSUniqueTuples", "NSCompoundIndexes", "NSVersionHashModifier", "NSRenamingIdentifier", "$class",
+        "NSUserInfo", "NSProperties", "NSUniqueTuples", "NSFetchIndexDescriptions", "NSCompoundIndexes", "NSVersionHashModifier", "NSRenamingIdentifier", "$class",
     ]
 
     /// `managedObjectClassName`: the model's class name; a Swift class named `.Name` (current module)

@@ -7,7 +7,7 @@
 /// ``unsupportedFeature(_:)`` names the first model feature whose archived form no corpus store has
 /// shown; a store is given no cache for such a model.
 public enum ModelArchiver {
-    /// How the model Core Data archived was held in memory: two forms are seen in real stores.
+    /// How the model Core Data archived was held in memory: three forms are seen in real stores.
     public enum Shape: String, Sendable, CaseIterable {
         /// Loaded from a compiled model as is: every string one object per value, an entity's renaming
         /// identifier its name, an empty `NSMutableDictionary` of sub-entities, an `NSSet` of version
@@ -18,6 +18,11 @@ public enum ModelArchiver {
         /// separate strings, an entity's renaming identifier an `NSMutableString`, no sub-entity
         /// dictionary when there are none, an `NSMutableSet` of version identifiers.
         case copied
+        /// The model a migration held, in every migrated corpus store with fetch indexes (Wire 847 to
+        /// 1044, `coredataplus-2018-samplemodel-v2` at 866): as loaded, but each fetch index's elements
+        /// an `NSMutableArray` (fresh stores hold an `NSArray`: xcserver-2.0.0-empty at 836,
+        /// ddg-bookmarks at 1251 and 1333). Never written to a new store; it proves migrated caches.
+        case migrated
     }
 
     /// The decompressed archive of `model` as Core Data `framework` writes it. `sharedClassNames`:
@@ -40,29 +45,36 @@ public enum ModelArchiver {
     /// ``provenFrameworks`` it is the newest proven form: a keyed archive is read by its keys, and a newer
     /// Core Data reads this form in every store an older one wrote; whether it would write the same bytes
     /// itself no corpus store shows (docs/LAYOUT.md, "Z_MODELCACHE"). Nil before 637 and for a model with
-    /// a feature no matching corpus cache has shown (``unprovenFeature(_:)``): its store keeps an empty
+    /// a feature no matching corpus cache has shown (``unprovenFeature(_:)``), or with indexes before
+    /// framework 836 (``FrameworkVersion/usesFetchIndexForms``): its store keeps an empty
     /// `Z_MODELCACHE`.
     public static func storeCache(for model: Model, framework: Int) throws(RawDeflate.Failure) -> [UInt8]? {
         guard framework >= provenFrameworks.lowerBound, unprovenFeature(model) == nil else { return nil }
+        // Before the fetch-index forms, indexes were archived another way (objcio-moody, 637), not written.
+        if !FrameworkVersion(framework).usesFetchIndexForms, model.entities.contains(where: ModelArchiveWriter.declaresIndexes) { return nil }
         return try RawDeflate.deflate(archive(model, framework: min(framework, provenFrameworks.upperBound)))
     }
 
     /// The first feature of `model` outside what the corpus caches hold (docs/LAYOUT.md, "Z_MODELCACHE"):
-    /// entities with inheritance and uniqueness constraints, not abstract, without renaming identifiers;
+    /// entities with inheritance, uniqueness constraints and renaming identifiers, not abstract; on root
+    /// entities, indexed attributes with compound indexes, or fetch indexes of ascending elements;
     /// attributes of type String, Date, Integer 16/32/64, Boolean, Double, Float, Binary (external storage
     /// allowed), Transformable (with or without a transformer) or UUID, optional or not, preserved after
-    /// deletion or not, with an integer or Boolean default at most, or derived as `relationship.@count`;
-    /// relationships with an inverse, to-one, to-many and ordered, any delete rule. The whole archive
-    /// matches byte for byte in the caches of ``provenFrameworks``; Transformable, external-storage, UUID
-    /// and derived attributes match object for object (`ModelArchiverAttributeEvidenceTests`).
+    /// deletion or not, with a version hash modifier or not, with an integer or Boolean default at most,
+    /// or derived as `relationship.@count`; relationships with an inverse, to-one, to-many and ordered,
+    /// any delete rule. The whole archive matches byte for byte in the caches of ``provenFrameworks``
+    /// (indexes, modifiers and an entity's renaming identifier in ddg-bookmarks-v2 and
+    /// coredataplus-2018-samplemodel-v2; compound indexes from model files in Wire's caches, object for
+    /// object); Transformable, external-storage, UUID and derived attributes match object for object
+    /// (`ModelArchiverAttributeEvidenceTests`).
     /// Nil when the archive is proven.
     public static func unprovenFeature(_ model: Model) -> String? {
         if let feature = unsupportedFeature(model) { return feature }
         for entity in model.entities {
             let what = "entity \(entity.name)"
             if entity.isAbstract { return "\(what): abstract" }
-            if entity.renamingIdentifier != nil { return "\(what): a renaming identifier" }
             if entity.representedClassName?.hasPrefix(".") == true { return "\(what): a module-relative class name" }
+            if let reason = ModelArchiveWriter.unprovenIndexes(entity) { return "\(what): \(reason)" }
             for attribute in entity.attributes {
                 let name = "\(what).\(attribute.name)"
                 guard [.string, .date, .integer16, .integer32, .integer64, .boolean, .double, .float, .binary, .transformable, .uuid].contains(attribute.type) else {
@@ -72,7 +84,6 @@ public enum ModelArchiver {
                     return "\(name): a default value of type \(attribute.type.rawValue)"
                 }
                 if attribute.isTransient { return "\(name): transient" }
-                if attribute.isIndexed { return "\(name): indexed" }
                 if attribute.renamingIdentifier != nil { return "\(name): a renaming identifier" }
                 if attribute.allowsExternalBinaryDataStorage && attribute.type != .binary { return "\(name): external storage on a \(attribute.type.rawValue) attribute" }
             }
@@ -92,8 +103,7 @@ public enum ModelArchiver {
             let what = "entity \(entity.name)"
             if !entity.userInfo.isEmpty { return "\(what): user info" }
             if !entity.fetchedPropertyNames.isEmpty { return "\(what): fetched properties" }
-            if !entity.compoundIndexes.isEmpty { return "\(what): compound indexes" }
-            if !entity.fetchIndexes.isEmpty { return "\(what): fetch indexes" }
+            if let reason = ModelArchiveWriter.unsupportedIndexes(entity) { return "\(what): \(reason)" }
             if entity.versionHashModifier != nil { return "\(what): a version hash modifier" }
             for attribute in entity.attributes {
                 if let reason = ModelArchiveWriter.unsupported(attribute) { return "\(what).\(attribute.name): \(reason)" }

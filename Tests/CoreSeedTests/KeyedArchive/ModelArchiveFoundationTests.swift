@@ -40,11 +40,37 @@ import CoreSeedTestSupport
 
     final class EntityStandIn: NSObject, NSCoding {
         var name = "", className: String?, properties: [String: NSObject] = [:], subentities: [String] = []
+        var fetchIndexes: [FetchIndexStandIn] = [], compoundIndexes: [[String]] = []
         init?(coder: NSCoder) {
             name = coder.decodeObject(forKey: "NSEntityName") as? String ?? ""
             className = coder.decodeObject(forKey: "NSClassNameForEntity") as? String
             properties = (coder.decodeObject(forKey: "NSProperties") as? NSDictionary) as? [String: NSObject] ?? [:]
             subentities = ((coder.decodeObject(forKey: "NSSubentities") as? NSDictionary)?.allKeys as? [String]) ?? []
+            // swift-corelibs traps on decoding a key that is not there: ask first.
+            if coder.containsValue(forKey: "NSFetchIndexDescriptions") {
+                fetchIndexes = ((coder.decodeObject(forKey: "NSFetchIndexDescriptions") as? NSArray) as? [FetchIndexStandIn]) ?? []
+                compoundIndexes = ((coder.decodeObject(forKey: "NSCompoundIndexes") as? NSArray) as? [[String]]) ?? []
+            }
+        }
+        func encode(with coder: NSCoder) {}
+    }
+
+    /// `NSFetchIndexDescription` and its `NSFetchIndexElementDescription`s, as (property, ascending, type).
+    final class FetchIndexStandIn: NSObject, NSCoding {
+        var name = "", elements: [FetchIndexElementStandIn] = []
+        init?(coder: NSCoder) {
+            name = coder.decodeObject(forKey: "NSIndexName") as? String ?? ""
+            elements = ((coder.decodeObject(forKey: "NSIndexElements") as? NSArray) as? [FetchIndexElementStandIn]) ?? []
+        }
+        func encode(with coder: NSCoder) {}
+    }
+
+    final class FetchIndexElementStandIn: NSObject, NSCoding {
+        var property = "", ascending = false, type = -1
+        init?(coder: NSCoder) {
+            property = coder.decodeObject(forKey: "NSPropertyName") as? String ?? ""
+            ascending = coder.decodeBool(forKey: "NSAscending")
+            type = coder.decodeInteger(forKey: "NSFetchIndexElementType")
         }
         func encode(with coder: NSCoder) {}
     }
@@ -117,7 +143,9 @@ import CoreSeedTestSupport
         for (name, type) in [("NSManagedObjectModel", ModelStandIn.self), ("NSKnownKeysDictionary1", KnownKeysDictionary.self),
                              ("NSKnownKeysMappingStrategy1", KnownKeysMapping.self), ("NSEntityDescription", EntityStandIn.self),
                              ("NSAttributeDescription", AttributeStandIn.self), ("NSRelationshipDescription", RelationshipStandIn.self),
-                             ("NSDerivedAttributeDescription", DerivedAttributeStandIn.self)] as [(String, AnyClass)] {
+                             ("NSDerivedAttributeDescription", DerivedAttributeStandIn.self),
+                             ("NSFetchIndexDescription", FetchIndexStandIn.self),
+                             ("NSFetchIndexElementDescription", FetchIndexElementStandIn.self)] as [(String, AnyClass)] {
             unarchiver.setClass(type, forClassName: name)
         }
         for name in ["NSFunctionExpression", "NSKeyPathExpression", "NSConstantValueExpression", "NSSelfExpression", "NSKeyPathSpecifierExpression"] {
@@ -160,6 +188,16 @@ import CoreSeedTestSupport
                             "\(entity.name).\(attribute.name): \(derived.derivation?.text ?? "no derivation")")
                 }
             }
+            // Indexes as the loaded model holds them: indexed attributes, then compound indexes, then
+            // fetch indexes, all ascending and binary (type 0); the legacy compound view beside them.
+            let indexes = entity.attributes.filter(\.isIndexed).map { ($0.name, [$0.name]) }
+                + entity.compoundIndexes.map { ($0.joined(separator: "_"), $0) }
+                + entity.fetchIndexes.map { ($0.name, $0.elements.compactMap(\.property)) }
+            let singles = entity.fetchIndexes.filter { $0.elements.count == 1 }.compactMap { $0.elements[0].property }.map { ($0, [$0]) }
+            #expect(archived.fetchIndexes.map(\.name) == (singles + indexes).map(\.0), "\(entity.name)")
+            #expect(archived.fetchIndexes.map { $0.elements.map(\.property) } == (singles + indexes).map(\.1), "\(entity.name)")
+            #expect(archived.fetchIndexes.allSatisfy { $0.elements.allSatisfy { $0.ascending && $0.type == 0 } }, "\(entity.name)")
+            #expect(archived.compoundIndexes == (singles + indexes).map(\.1).filter { $0.count > 1 }, "\(entity.name)")
             for relationship in relationships {
                 let stored = try #require(archived.properties[relationship.name] as? RelationshipStandIn, "\(entity.name).\(relationship.name)")
                 #expect(stored.destination == relationship.destinationEntity && stored.inverse == (relationship.inverseName ?? ""),
@@ -178,7 +216,7 @@ import CoreSeedTestSupport
     }
 
     /// `make seed`'s other two models: a derived count (World, Carriers), a UUID (World), Transformable
-    /// and external-storage attributes (Carriers).
+    /// and external-storage attributes and a compound index (Carriers).
     @Test(arguments: ["World", "Carriers"])
     func theSeedModelsDecodeWithFoundation(_ name: String) throws {
         try Self.check(try ModelVersions.load(path: TestPaths.repositoryRoot.appendingPathComponent("Inputs/\(name).xcdatamodeld").path).current,

@@ -37,36 +37,42 @@ import CoreSeedTestSupport
         }
     }
 
+    /// The class name of object `reference`, or nil for a plain value.
+    static func className(_ plist: PlistReader, _ objects: [Int], _ reference: Int) throws -> String? {
+        guard case .dictionary(let entries) = try plist.object(reference), let classReference = entries["$class"],
+              case .uid(let index) = try plist.object(classReference),
+              case .dictionary(let classEntries) = try plist.object(objects[index]), let name = classEntries["$classname"],
+              case .string(let text) = try plist.object(name) else { return nil }
+        return text
+    }
+
+    /// A value written out; a nested object by its class, or with `depth` left, with its keys (in
+    /// written order) and values too, the keys in `skipping` by name only.
+    static func describe(_ plist: PlistReader, _ objects: [Int], _ reference: Int, depth: Int, skipping: Set<String> = []) throws -> String {
+        switch try plist.object(reference) {
+        case .uid(let index):
+            let target = objects[index]
+            guard let name = try className(plist, objects, target) else { return try describe(plist, objects, target, depth: depth, skipping: skipping) }
+            guard depth > 0, case .dictionary(let entries) = try plist.object(target) else { return "<\(name)>" }
+            let inner = try orderedKeys(plist, target).map { key -> String in
+                guard key != "$class", !skipping.contains(key), let value = entries[key] else { return key }
+                return "\(key)=\(try describe(plist, objects, value, depth: depth - 1, skipping: skipping))"
+            }
+            return "<\(name)>{\(inner.joined(separator: ","))}"
+        case .array(let members): return "[\(try members.map { try describe(plist, objects, $0, depth: depth, skipping: skipping) }.joined(separator: ","))]"
+        case .string(let text): return "\"\(text)\""
+        case .integer(let number): return "\(number)"
+        case .real(let number): return "\(number)"
+        case .boolean(let flag): return "\(flag)"
+        default: return "…"
+        }
+    }
+
     /// Every `NSAttributeDescription` of `archive`.
     static func attributes(_ archive: [UInt8]) throws -> [Attribute] {
         let (plist, objects, _) = try KeyedUnarchiver.header(archive)
-        func className(_ reference: Int) throws -> String? {
-            guard case .dictionary(let entries) = try plist.object(reference), let classReference = entries["$class"],
-                  case .uid(let index) = try plist.object(classReference),
-                  case .dictionary(let classEntries) = try plist.object(objects[index]), let name = classEntries["$classname"],
-                  case .string(let text) = try plist.object(name) else { return nil }
-            return text
-        }
-        /// A value; a nested object by its class, or with `depth` left, with its keys and values too.
-        func leaf(_ reference: Int, depth: Int = 0) throws -> String {
-            switch try plist.object(reference) {
-            case .uid(let index):
-                let target = objects[index]
-                guard let name = try className(target) else { return try leaf(target) }
-                guard depth > 0, case .dictionary(let entries) = try plist.object(target) else { return "<\(name)>" }
-                let inner = try orderedKeys(plist, target).map { key -> String in
-                    guard key != "$class", let value = entries[key] else { return key }
-                    return "\(key)=\(try leaf(value, depth: depth - 1))"
-                }
-                return "<\(name)>{\(inner.joined(separator: ","))}"
-            case .array(let members): return "[\(try members.map { try leaf($0, depth: depth) }.joined(separator: ","))]"
-            case .string(let text): return "\"\(text)\""
-            case .integer(let number): return "\(number)"
-            case .real(let number): return "\(number)"
-            case .boolean(let flag): return "\(flag)"
-            default: return "…"
-            }
-        }
+        func className(_ reference: Int) throws -> String? { try Self.className(plist, objects, reference) }
+        func leaf(_ reference: Int, depth: Int = 0) throws -> String { try describe(plist, objects, reference, depth: depth) }
         var found: [Attribute] = []
         for reference in objects where try ["NSAttributeDescription", "NSDerivedAttributeDescription"].contains(className(reference)) {
             guard case .dictionary(let entries) = try plist.object(reference) else { continue }

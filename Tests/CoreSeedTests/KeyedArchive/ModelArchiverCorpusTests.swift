@@ -10,13 +10,27 @@ import CoreSeedTestSupport
 @Suite(.needsCorpus) struct ModelArchiverCorpusTests {
     /// The fresh (not migrated) corpus stores from 637 whose model source is XML.
     static let fresh: [CorpusStore] = CorpusStore.withXMLModel.filter { $0.frameworkVersion >= 637 && !$0.migrated }
+    /// The migrated ones: Core Data archived the model it migrated to, the XML source's current version.
+    static let migrated: [CorpusStore] = CorpusStore.withXMLModel.filter { $0.frameworkVersion >= 637 && $0.migrated }
 
     /// The stores whose cache CoreSeed's archive reproduces byte for byte, with the shape that does it.
     static let expectedMatches: [String: String] = [
         "iqtodolist": "loaded", "contentful-persistence-test": "loaded", "coredataplus-samplemodel3-v1": "loaded+sharedClassNames",
         "bnr-coredatastack-testmodel": "copied", "coredataplus-2018-samplemodel-v1": "loaded",
         "wibosco-migration-1": "copied", "wibosco-migration-2": "copied", "jeffreybergier-migration-v1.0.0": "copied",
+        "ddg-bookmarks-v2": "loaded+sharedClassNames", "coredataplus-2018-samplemodel-v2": "migrated",
     ]
+
+    /// Where the model Core Data held is known to differ from the XML source in a way the source cannot
+    /// show, the model as held. `coredataplus-2018-samplemodel-v2`'s cache names no class for any of its
+    /// four entities (the XML source names one for each: the test suite migrated with a model whose class
+    /// names were cleared); everything else is compared as the source gives it.
+    static func heldModel(_ entry: CorpusStore, _ model: Model) -> Model {
+        guard entry.name == "coredataplus-2018-samplemodel-v2" else { return model }
+        var held = model
+        for index in held.entities.indices { held.entities[index].representedClassName = nil }
+        return held
+    }
 
     /// The cache of `entry`, decompressed.
     static func cache(_ entry: CorpusStore) throws -> [UInt8] {
@@ -29,7 +43,7 @@ import CoreSeedTestSupport
     /// Per store: the shape that matches, else each shape's first difference.
     static func compare(_ entry: CorpusStore) throws -> (match: String?, report: String) {
         let expected = try cache(entry)
-        let model = try entry.loadModel()
+        let model = heldModel(entry, try entry.loadModel())
         var lines: [String] = []
         let dump = ProcessInfo.processInfo.environment["CORESEED_ARCHIVE_DUMP"]
         for shape in ModelArchiver.Shape.allCases {
@@ -59,7 +73,7 @@ import CoreSeedTestSupport
     @Test func archivesAgainstCorpusCaches() throws {
         var matches: [String: String] = [:]
         var report: [String] = []
-        for entry in Self.fresh {
+        for entry in Self.fresh + Self.migrated {
             let (match, line) = try Self.compare(entry)
             if let match { matches[entry.name] = match }
             report.append(line)
