@@ -14,10 +14,13 @@ public enum PersistentHistory {
     /// relationships are not proven (docs/LAYOUT.md, "Persistent history").
     static func storedRowsRefusal(_ changes: StoreWriter.StoredRowChanges) -> String {
         var parts: [String] = []
-        func say(_ count: Int, _ one: String, _ many: String) { if count > 0 { parts.append("\(count) \(count == 1 ? one : many)") } }
-        say(changes.updated, "stored row's relationships updated", "stored rows' relationships updated")
-        say(changes.newRowsReferringToStored, "new row refers to a stored row", "new rows refer to stored rows")
-        say(changes.joinRowsWithStored, "new join row links a stored row", "new join rows link stored rows")
+        func say(_ count: Int, _ one: String, _ many: String, _ first: String?, _ lead: String) {
+            guard count > 0 else { return }
+            parts.append("\(count) \(count == 1 ? one : many)" + (first.map { ", \(lead) \($0)" } ?? ""))
+        }
+        say(changes.updated, "stored row's relationships updated", "stored rows' relationships updated", changes.firstUpdated, "first")
+        say(changes.newRowsReferringToStored, "new row refers to a stored row", "new rows refer to stored rows", changes.firstReferring, "through")
+        say(changes.joinRowsWithStored, "new join row links a stored row", "new join rows link stored rows", changes.firstJoin, "through")
         return "the store tracks persistent history, and this update changes stored objects (\(parts.joined(separator: "; "))), which Core Data records as update changes whose column bitmap (ZCOLUMNS) CoreSeed cannot yet write for relationships; nothing was replaced: update only attribute values and new rows that do not refer to stored ones, or pass \(RunOption.noHistory) to update it without history"
     }
 
