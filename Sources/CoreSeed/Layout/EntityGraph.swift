@@ -8,6 +8,11 @@ struct EntityGraph: Sendable {
     private let byName: [String: Entity]
     private let children: [String: [Entity]]
 
+    /// A problem with the model itself, at `line` of its file when the model has one.
+    func modelError(_ message: String, line: Int = 0) -> FileError {
+        FileError(path: model.path.isEmpty ? nil : model.path, line: line > 0 ? line : nil, message: message)
+    }
+
     init(model: Model) {
         self.model = model
         var byName: [String: Entity] = [:]

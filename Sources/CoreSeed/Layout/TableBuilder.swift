@@ -100,11 +100,11 @@ struct TableBuilder {
         if attribute.type == .composite {
             // Inferred: one column per element, named after the element (docs/LAYOUT.md).
             guard let elements = attribute.compositeName.flatMap({ graph.model.composites[$0] }) else {
-                throw FileError(message: "composite attribute '\(entity.name).\(attribute.name)' names no known composite type")
+                throw graph.modelError("composite attribute '\(entity.name).\(attribute.name)' names no known composite type: declare the composite in the model", line: attribute.line)
             }
             for element in elements.sorted(by: TableBuilder.byName(\.name)) {
                 guard let rank = TableBuilder.rank(element.type), let type = TableBuilder.sqlType(element.type) else {
-                    throw FileError(message: "composite element '\(entity.name).\(attribute.name).\(element.name)' of type \(element.type.rawValue) cannot be stored")
+                    throw graph.modelError("composite element '\(entity.name).\(attribute.name).\(element.name)' of type \(element.type.rawValue) cannot be stored", line: attribute.line)
                 }
                 add(CoreDataSchema.prefixed(element.name), rank, type,
                     .compositeElement(entity: entity.name, attribute: attribute.name, element: element.name, type: element.type))
@@ -112,7 +112,7 @@ struct TableBuilder {
             return
         }
         guard let rank = TableBuilder.rank(attribute.type), let type = TableBuilder.sqlType(attribute.type) else {
-            throw FileError(message: "attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)")
+            throw graph.modelError("attribute '\(entity.name).\(attribute.name)' of type \(attribute.type.rawValue) cannot be stored (only transient attributes may have this type)", line: attribute.line)
         }
         add(CoreDataSchema.prefixed(attribute.name), rank, type,
             .attribute(entity: entity.name, attribute: attribute.name, type: attribute.type),

@@ -99,7 +99,7 @@ struct TableIndexes {
                     ownIndexes.append(try modernIndex(entity, name: fetchIndex.name, elements))
                 } else {
                     guard elements.allSatisfy(\.ascending) else {
-                        throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' is descending, which framework \(framework) cannot store (descending indexes need framework \(FrameworkVersion.eras[1].firstVersion) or later)")
+                        throw graph.modelError("fetch index '\(entity.name).\(fetchIndex.name)' is descending, which framework \(framework) cannot store (descending indexes need framework \(FrameworkVersion.eras[1].firstVersion) or later): make it ascending, or write for a newer framework", line: entity.line)
                     }
                     if elements.count == 1 {
                         legacyIndexed.append(legacy(elements, single: true))
@@ -135,7 +135,7 @@ struct TableIndexes {
     /// `Z_<Entity>_<name> ON <T> (<COL> COLLATE BINARY ASC|DESC, …)` (framework 836 and later).
     private func modernIndex(_ entity: Entity, name: String, _ elements: [Element]) throws(FileError) -> StoreLayout.Index {
         guard ModelValidator.isValidName(name) else {
-            throw FileError(message: "index '\(name)' of '\(entity.name)' must be letters, digits and underscores")
+            throw graph.modelError("index '\(name)' of '\(entity.name)' must be letters, digits and underscores: rename it in the model", line: entity.line)
         }
         return index(CoreDataSchema.modernIndex(entity.name, name),
                      elements.map { "\($0.column) COLLATE BINARY \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", "))
@@ -143,15 +143,15 @@ struct TableIndexes {
 
     private func fetchElements(_ fetchIndex: Entity.FetchIndex, of entity: Entity) throws(FileError) -> [Element] {
         guard ModelValidator.isValidName(fetchIndex.name) else {
-            throw FileError(message: "fetch index '\(fetchIndex.name)' of '\(entity.name)' must be letters, digits and underscores")
+            throw graph.modelError("fetch index '\(fetchIndex.name)' of '\(entity.name)' must be letters, digits and underscores: rename it in the model", line: entity.line)
         }
         var elements: [Element] = []
         for element in fetchIndex.elements {
             guard let property = element.property, element.expression == nil else {
-                throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' has an expression element; expression indexes are not supported")
+                throw graph.modelError("fetch index '\(entity.name).\(fetchIndex.name)' has an expression element; expression indexes are not supported: index properties only", line: entity.line)
             }
             guard element.type == "Binary" else {
-                throw FileError(message: "fetch index '\(entity.name).\(fetchIndex.name)' is of type \(element.type); only Binary fetch indexes are supported")
+                throw graph.modelError("fetch index '\(entity.name).\(fetchIndex.name)' is of type \(element.type); only Binary fetch indexes are supported: make it Binary in the model", line: entity.line)
             }
             let resolved = try self.element(property, of: entity)
             elements.append(Element(property: property, column: resolved.column, ascending: element.isAscending))
@@ -166,6 +166,6 @@ struct TableIndexes {
             if let name = columnOf["\(e.name).\(property)"] { return Element(property: property, column: name, ascending: true) }
             current = e.parentName.flatMap { graph.entity($0) }
         }
-        throw FileError(message: "'\(entity.name)' names '\(property)' in an index or constraint, but it has no such stored property")
+        throw graph.modelError("'\(entity.name)' names '\(property)' in an index or constraint, but it has no such stored property: name a stored attribute or relationship of '\(entity.name)' (or of an entity it inherits from), or remove it", line: entity.line)
     }
 }

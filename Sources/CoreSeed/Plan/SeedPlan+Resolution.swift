@@ -11,7 +11,8 @@ extension SeedPlan {
         do {
             layout = try StoreLayout(model: model, configuration: configuration, framework: framework)
         } catch {
-            throw FileError(path: spec.path, message: error.message)
+            // The model's own problems stay at the model's line; the rest (a configuration) is the spec's.
+            throw error.path == nil ? FileError(path: spec.path, message: error.message) : error
         }
         let graph = EntityGraph(model: model)
         if spec.historyTracking, let problem = HistoryTombstones.refusal(graph, members: Set(layout.entities.filter(\.isInConfiguration).map(\.name))) {
@@ -52,6 +53,12 @@ struct PlanResolver {
     }
 
     func fail(_ message: String) -> FileError { FileError(path: specPath, message: message) }
+    /// A problem in the model's declaration of `attribute`: at its line in the model file (the spec when
+    /// the model has no file, e.g. one read from a store's cache).
+    func modelFail(_ attribute: Attribute, _ message: String) -> FileError {
+        let message = message.hasSuffix("in the model") ? message : message + ": fix it in the model"
+        return model.path.isEmpty ? fail(message) : FileError(path: model.path, line: attribute.line > 0 ? attribute.line : nil, message: message)
+    }
     var specPath: String { spec.path }
 
     /// The field names of source `name`, read from its header, columns or field list.
@@ -307,17 +314,19 @@ struct PlanResolver {
             let borrowed = sibling.map { "\($0.0)'s, as '\(attributeName)' has no \"date\" of its own" }
             let archive = try archiveInput(attribute, spec: attributeSpec, context: attributeContext)
             let coercer: ValueCoercer, rules: AttributeRules?
+            // A validation bound or pattern is the model's; a date pattern, zone or pivot the spec's.
+            do { rules = try AttributeRules(attribute) } catch { throw modelFail(attribute, error.message) }
+            let parser: DateParser
             do {
-                rules = try AttributeRules(attribute)
-                let parser = try DateParser(inputs, timeZone: zone,
-                                            pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot, borrowedFrom: borrowed)
-                let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
-                                              emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false,
-                                              archive: archive, blankIsNull: (entitySpec.onBlank ?? spec.onBlank) == .null)
-                coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser)
+                parser = try DateParser(inputs, timeZone: zone,
+                                        pivot: attributeSpec?.pivot ?? spec.pivot ?? DateParser.defaultPivot, borrowedFrom: borrowed)
             } catch {
                 throw fail("\(attributeContext): \(error.message)")
             }
+            let options = CoercionOptions(allowsIntegralReals: attributeSpec?.integralReals ?? false,
+                                          emptyIsNull: attributeSpec?.emptyIsNull, base64: attributeSpec?.base64 ?? false,
+                                          archive: archive, blankIsNull: (entitySpec.onBlank ?? spec.onBlank) == .null)
+            do { coercer = try ValueCoercer(attribute: attribute, options: options, dateParser: parser) } catch { throw modelFail(attribute, error.message) }
             let defaultText = attributeSpec?.noDefault == true ? nil : (attributeSpec?.defaultValue ?? attribute.defaultValueString)
             if let opaque = attribute.opaqueDefaultClassName, attributeSpec?.noDefault != true, attributeSpec?.defaultValue == nil {
                 throw fail("\(attributeContext): the model's default for '\(attributeName)' is an archived \(opaque) object (an app class, read from a compiled model), which CoreSeed cannot write; give \"default\" (the value's archive as the attribute takes it) or \"default\": null to store no value")

@@ -256,8 +256,9 @@ import Testing
         }
     }
 
+    /// A model's own problem is said at its line in the model file ("test", line 1 here).
     @Test func unstorableTypesAndExpressionIndexesAreRefused() throws {
-        #expect(throws: FileError(message: "attribute 'A.x' of type Undefined cannot be stored (only transient attributes may have this type)")) {
+        #expect(throws: FileError(path: "test", line: 1, message: "attribute 'A.x' of type Undefined cannot be stored (only transient attributes may have this type)")) {
             try Self.layout("<entity name=\"A\"><attribute name=\"x\" optional=\"YES\" attributeType=\"Undefined\"/></entity>")
         }
     }
