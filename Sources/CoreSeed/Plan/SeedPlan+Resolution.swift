@@ -52,15 +52,6 @@ struct PlanResolver {
         self.graph = graph
     }
 
-    func fail(_ message: String) -> FileError { FileError(path: specPath, message: message) }
-    /// A problem in the model's declaration of `attribute`: at its line in the model file (the spec when
-    /// the model has no file, e.g. one read from a store's cache).
-    func modelFail(_ attribute: Attribute, _ message: String) -> FileError {
-        let message = message.hasSuffix("in the model") ? message : message + ": fix it in the model"
-        return model.path.isEmpty ? fail(message) : FileError(path: model.path, line: attribute.line > 0 ? attribute.line : nil, message: message)
-    }
-    var specPath: String { spec.path }
-
     /// The field names of source `name`, read from its header, columns or field list.
     mutating func fieldNames(of name: String, for context: String) throws -> (SourceSpec, [String]) {
         guard let source = spec.sources[name] else {
