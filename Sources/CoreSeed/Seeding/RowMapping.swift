@@ -39,6 +39,9 @@ final class RowMapping: Sendable {
     /// Per table column, in the table's order.
     let columns: [Column]
     let columnNames: [String]
+    /// Per column, its ``Column/value(_:)`` fill unretained, for the per-row loop: reading it from the
+    /// enum would retain and release it once per value (the plan keeps every fill alive for the build).
+    private let valueFills: [Unmanaged<AttributeFill>?]
     /// Upserts (`onBlank: keep`): a blank field binds NULL, which the update's COALESCE keeps.
     let keepsBlanks: Bool
     /// Its inserts leave `Z_PK` out (SQLite numbers the rows as they come).
@@ -63,6 +66,10 @@ final class RowMapping: Sendable {
             case .toOneEntity(let slot): .toOneEntity(slot: slot)
             case .toOneOrder(let slot): .toOneOrder(slot: slot)
             }
+        }
+        valueFills = columns.map { column in
+            if case .value(let fill) = column { return Unmanaged.passUnretained(fill) }
+            return nil
         }
     }
 
@@ -94,11 +101,14 @@ final class RowMapping: Sendable {
             case .entityNumber: batch.values.append(.integer(entityNumber))
             case .optimisticLock: batch.values.append(.integer(1))
             case .null: batch.values.append(.null)
-            case .value(let fill):
-                if !inserting && keepsBlank(fill, input) {
-                    batch.values.append(.null)
-                } else if !input.appendFast(fill, to: &batch) {
-                    batch.append(try value(&input, fill, rejections: &rejections))
+            case .value:
+                // SAFETY: `columns` holds the fill strongly for as long as this mapping lives.
+                try valueFills[offset].unsafelyUnwrapped._withUnsafeGuaranteedRef { fill in
+                    if !inserting && keepsBlank(fill, input) {
+                        batch.values.append(.null)
+                    } else if !input.appendFast(fill, to: &batch) {
+                        batch.append(try value(&input, fill, rejections: &rejections))
+                    }
                 }
             case .external(let fill, let above):
                 let value = !inserting && keepsBlank(fill, input) ? .null : try value(&input, fill, rejections: &rejections)
