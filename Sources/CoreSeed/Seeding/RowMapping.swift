@@ -41,6 +41,7 @@ final class RowMapping: Sendable {
     let columnNames: [String]
     /// Per column, its ``Column/value(_:)`` fill unretained, for the per-row loop: reading it from the
     /// enum would retain and release it once per value (the plan keeps every fill alive for the build).
+    /// SAFETY: each entry points at a fill `columns` holds strongly for the mapping's whole life.
     private let valueFills: [Unmanaged<AttributeFill>?]
     /// Upserts (`onBlank: keep`): a blank field binds NULL, which the update's COALESCE keeps.
     let keepsBlanks: Bool
@@ -68,6 +69,7 @@ final class RowMapping: Sendable {
             }
         }
         valueFills = columns.map { column in
+            // SAFETY: an unretained copy of a fill `columns` keeps (see `valueFills`).
             if case .value(let fill) = column { return Unmanaged.passUnretained(fill) }
             return nil
         }
