@@ -10,7 +10,9 @@
 /// 3. one per legacy compound index, named by its properties joined with `_`;
 /// 4. the model's fetch indexes, as written.
 /// `NSCompoundIndexes` is the legacy view: the property names of each index of two or more elements
-/// that are all attributes (Wire's `Message` indexes, with relationship elements, are not in it).
+/// that are all attributes (Wire's `Message` indexes, with relationship elements, are not in it;
+/// decompiled `-[NSFetchIndexDescription _compoundIndexRepresentation]`: nil for one element, another
+/// collation, or an element that is not an attribute, else the property names).
 extension ModelArchiveWriter {
     /// One fetch index as archived.
     struct ArchivedIndex: Equatable {
